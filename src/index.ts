@@ -1,0 +1,10 @@
+export { fetchBridge, type BridgeHandler } from './bridge.js'
+export type {
+  ExecutionContextLike,
+  FetchApp,
+  FetchBridgeOptions,
+  HttpBindings,
+  NextFunction,
+} from './options.js'
+export { LightResponse, installGlobalResponse, OriginalResponse } from './response.js'
+export { BadRequestError } from './request.js'

@@ -1,0 +1,112 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/**
+ * A Fetch-API application: a Hono app, any object with a `fetch(request, env, ctx)` method, or
+ * such a function itself. Returning `undefined` or `null` means "not mine" (the request falls through).
+ */
+export type FetchApp =
+  | ((request: Request, env: any, ctx: ExecutionContextLike) => unknown)
+  | { fetch: (request: Request, env: any, ctx: ExecutionContextLike) => unknown }
+
+/** The `ctx` argument passed to the app (Hono exposes it as `c.executionCtx`). */
+export interface ExecutionContextLike {
+  /** Keeps a background task alive; its rejection is reported instead of becoming unhandled. */
+  waitUntil(promise: Promise<unknown>): void
+  /** Accepted for compatibility with Workers-style apps; errors always go to `next(err)`. */
+  passThroughOnException(): void
+  props: Record<string, unknown>
+}
+
+/** The bindings every request gets as `env` (same shape as @hono/node-server's `HttpBindings`). */
+export interface HttpBindings {
+  incoming: IncomingMessage
+  outgoing: ServerResponse
+}
+
+/** Connect-style `next`. */
+export type NextFunction = (err?: unknown) => void
+
+/** Options of {@link fetchBridge}. */
+export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse> {
+  /**
+   * Install the bridge's lightweight `Response` as `globalThis.Response` the first time the bridge
+   * handles a request, so `new Response()`, `c.text()` and `c.json()` take the fast path. The
+   * lightweight class passes `instanceof Response` for real responses too. With `false` globals stay
+   * untouched and every response is still served (through the general path).
+   * @default true
+   * @example fetchBridge(app, { overrideGlobalObjects: false })
+   */
+  overrideGlobalObjects?: boolean
+  /**
+   * When the app has no route for a request (a Hono app's not-found handler would run, or a plain
+   * fetch function returns `undefined`/`null`), call `next()` so the Express routes behind the bridge
+   * serve it. With `false` the app's own 404 is sent.
+   * @default true
+   * @example fetchBridge(app, { fallthrough: false })
+   */
+  fallthrough?: boolean
+  /**
+   * Under `app.use('/api', bridge)`: `'strip'` gives the app the path relative to the mount point
+   * (like an Express sub-app: `/api/users` → `/users`); `'keep'` gives it the full path
+   * (`req.baseUrl + req.url`).
+   * @default 'strip'
+   * @example fetchBridge(app, { mountPath: 'keep' })
+   */
+  mountPath?: 'strip' | 'keep'
+  /**
+   * A fixed origin for every Request URL, for apps behind proxies and against Host-header injection.
+   * Without it the origin is Express's `req.protocol` plus the Host header (`X-Forwarded-*` count only
+   * when Express's `trust proxy` is on), or the socket's for Connect/node:http.
+   * @default undefined
+   * @example fetchBridge(app, { origin: 'https://api.example.com' })
+   */
+  origin?: string
+  /**
+   * Extra bindings merged into `env` after `incoming` and `outgoing`.
+   * @default undefined
+   * @example fetchBridge(app, { env: (req) => ({ user: req.user }) })
+   */
+  env?: (req: Req, res: Res) => Record<string, unknown>
+}
+
+/** Options with defaults applied, computed once per bridge. */
+export interface ResolvedOptions {
+  overrideGlobalObjects: boolean
+  fallthrough: boolean
+  keepMountPath: boolean
+  origin: string | undefined
+  env: ((req: any, res: any) => Record<string, unknown>) | undefined
+}
+
+export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): ResolvedOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('fetchBridge: options must be an object')
+  }
+  const { mountPath = 'strip' } = options
+  if (mountPath !== 'strip' && mountPath !== 'keep') {
+    throw new TypeError(`fetchBridge: mountPath must be 'strip' or 'keep', got ${String(mountPath)}`)
+  }
+  let origin: string | undefined
+  if (options.origin !== undefined) {
+    let parsed: URL
+    try {
+      parsed = new URL(options.origin)
+    } catch {
+      throw new TypeError(`fetchBridge: origin is not a valid URL: ${options.origin}`)
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new TypeError(`fetchBridge: origin must be http: or https:, got ${parsed.protocol}`)
+    }
+    origin = parsed.origin
+  }
+  if (options.env !== undefined && typeof options.env !== 'function') {
+    throw new TypeError('fetchBridge: env must be a function (req, res) => object')
+  }
+  return {
+    overrideGlobalObjects: options.overrideGlobalObjects ?? true,
+    fallthrough: options.fallthrough ?? true,
+    keepMountPath: mountPath === 'keep',
+    origin,
+    env: options.env,
+  }
+}

@@ -1,0 +1,154 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { flattenHeaders, flattenInit, indexOfHeader, mergeWithOutgoing, removeHeader, type FlatHeaders } from './headers.js'
+import { defaultContentType, lightState, OriginalResponse, type FastBody } from './response.js'
+
+/**
+ * Writes a fetch Response onto a Node ServerResponse.
+ *
+ * Fast path: a lightweight Response with a fixed body goes out as one `writeHead` + `end` with an
+ * exact Content-Length, without a real Response ever being built. General path: any Response; a
+ * stream body gets its headers flushed at once (the @hono/node-server #244 regression held them
+ * back until the first chunk), then chunks are pumped with backpressure.
+ */
+
+/** Node's `res.flush()` from the compression middleware. */
+type FlushableResponse = ServerResponse & { flush?: () => void }
+
+function isNullBodyStatus(status: number): boolean {
+  return status === 204 || status === 205 || status === 304 || (status >= 100 && status < 200)
+}
+
+function writeHead(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders): void {
+  if (res.getHeaderNames().length !== 0) mergeWithOutgoing(res, flat)
+  if (statusText === '') res.writeHead(status, flat)
+  else res.writeHead(status, statusText, flat)
+}
+
+function toBuffer(body: ArrayBuffer | ArrayBufferView): Buffer {
+  return body instanceof ArrayBuffer
+    ? Buffer.from(body)
+    : Buffer.from(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength)
+}
+
+/** Send a fixed body with an exact Content-Length (none for HEAD-less statuses). */
+function endFixed(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, data: string | Buffer): void {
+  removeHeader(flat, 'content-length')
+  if (isNullBodyStatus(status)) {
+    removeHeader(flat, 'transfer-encoding')
+    writeHead(res, status, statusText, flat)
+    res.end()
+    return
+  }
+  flat.push('content-length', String(typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength))
+  writeHead(res, status, statusText, flat)
+  res.end(data)
+}
+
+/**
+ * Write `response` to `res`. Returns a promise only when the body is asynchronous (Blob, stream);
+ * rejects (or throws) only before anything was sent, so the caller can still answer with an error.
+ */
+export function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+  const state = lightState(response)
+  if (state !== undefined) {
+    const flat: FlatHeaders = []
+    let body: FastBody = state.body
+    if (state.headers !== undefined) flattenHeaders(state.headers, flat)
+    else {
+      flattenInit(state.init, flat)
+      const type = body === null ? undefined : defaultContentType(body)
+      if (type !== undefined && indexOfHeader(flat, 'content-type') === -1) flat.push('content-type', type)
+    }
+    const { status, statusText } = state
+    if (body === null) {
+      if (req.method === 'HEAD' && state.headLength !== undefined && !isNullBodyStatus(status)) {
+        removeHeader(flat, 'content-length')
+        flat.push('content-length', String(state.headLength))
+        writeHead(res, status, statusText, flat)
+        res.end()
+        return
+      }
+      return endFixed(res, status, statusText, flat, '')
+    }
+    if (typeof body === 'string') return endFixed(res, status, statusText, flat, body)
+    if (body instanceof ReadableStream) return pumpStream(res, req, status, statusText, flat, body)
+    if (body instanceof Blob) {
+      return body.arrayBuffer().then((ab) => endFixed(res, status, statusText, flat, Buffer.from(ab)))
+    }
+    if (body instanceof URLSearchParams) return endFixed(res, status, statusText, flat, body.toString())
+    return endFixed(res, status, statusText, flat, toBuffer(body))
+  }
+  if (!(response instanceof OriginalResponse)) {
+    throw new TypeError(`The app did not return a Response (got ${describe(response)})`)
+  }
+  if (response.type === 'error') throw new TypeError('The app returned Response.error()')
+  const flat: FlatHeaders = []
+  flattenHeaders(response.headers, flat)
+  const body = response.body
+  if (body === null) return endFixed(res, response.status, response.statusText, flat, '')
+  return pumpStream(res, req, response.status, response.statusText, flat, body)
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (typeof value !== 'object') return typeof value
+  return (value as object).constructor?.name ?? 'object'
+}
+
+async function pumpStream(
+  res: FlushableResponse,
+  req: IncomingMessage,
+  status: number,
+  statusText: string,
+  flat: FlatHeaders,
+  stream: ReadableStream<Uint8Array>,
+): Promise<void> {
+  if (req.method === 'HEAD' || isNullBodyStatus(status)) {
+    if (isNullBodyStatus(status)) {
+      removeHeader(flat, 'content-length')
+      removeHeader(flat, 'transfer-encoding')
+    }
+    writeHead(res, status, statusText, flat)
+    res.end()
+    stream.cancel().catch(() => {})
+    return
+  }
+  const reader = stream.getReader()
+  writeHead(res, status, statusText, flat)
+  // Headers go out now: an SSE or long-poll client must see them before the first event.
+  res.flushHeaders()
+
+  let closed = false
+  let wake: (() => void) | undefined
+  const onClose = () => {
+    closed = true
+    reader.cancel().catch(() => {})
+    wake?.()
+  }
+  res.once('close', onClose)
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (closed) return
+      if (done) break
+      if (value === undefined || value.byteLength === 0) continue
+      const ok = res.write(value)
+      res.flush?.()
+      if (!ok && !closed) {
+        await new Promise<void>((resolve) => {
+          wake = resolve
+          res.once('drain', resolve)
+        })
+        wake = undefined
+        if (closed) return
+      }
+    }
+    res.end()
+  } catch (err) {
+    // Headers are out: the only honest signal left is an incomplete body.
+    if (!closed) res.destroy(err instanceof Error ? err : new Error(String(err)))
+    reader.cancel(err).catch(() => {})
+  } finally {
+    res.off('close', onClose)
+  }
+}
