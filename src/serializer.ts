@@ -19,7 +19,17 @@ function isNullBodyStatus(status: number): boolean {
 }
 
 function writeHead(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders): void {
-  if (res.getHeaderNames().length !== 0) mergeWithOutgoing(res, flat)
+  if (res.getHeaderNames().length !== 0) {
+    // Earlier middleware set headers (Express's X-Powered-By at least). Node 20's writeHead then
+    // applies a flat list with setHeader, so a repeated name (two Set-Cookie) would keep only the
+    // last value: replace the earlier values ourselves and append every line.
+    mergeWithOutgoing(res, flat)
+    for (let i = 0; i < flat.length; i += 2) res.removeHeader(flat[i])
+    for (let i = 0; i < flat.length; i += 2) res.appendHeader(flat[i], flat[i + 1])
+    if (statusText === '') res.writeHead(status)
+    else res.writeHead(status, statusText)
+    return
+  }
   if (statusText === '') res.writeHead(status, flat)
   else res.writeHead(status, statusText, flat)
 }
