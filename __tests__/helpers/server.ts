@@ -1,5 +1,5 @@
 import http, { type IncomingMessage, type RequestListener, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import net, { type AddressInfo } from 'node:net'
 
 export interface Running {
   server: Server
@@ -52,3 +52,18 @@ export function request(
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+/** Send raw bytes over a socket and collect everything the server sends back until it closes. */
+export function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(text))
+    const chunks: Buffer[] = []
+    socket.on('data', (c) => chunks.push(c))
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')))
+    socket.on('error', reject)
+  })
+}
+
+/** Resolves with `value` after `ms` without keeping the process alive (for Promise.race guards). */
+export const after = <T>(ms: number, value: T) =>
+  new Promise<T>((r) => setTimeout(r, ms, value).unref())
