@@ -21,8 +21,8 @@ afterEach(async () => {
   await Promise.all(servers.map((s) => s.close()))
   servers = []
 })
-async function serve(handler: Handler | express.Express): Promise<Running> {
-  const s = await listen(typeof handler === 'function' && !('use' in handler) ? fetchBridge(handler as any) : (handler as any))
+async function serve(handler: Handler): Promise<Running> {
+  const s = await listen(fetchBridge(handler as any))
   servers.push(s)
   return s
 }

@@ -149,8 +149,12 @@ async function pumpStream(
           wake = resolve
           res.once('drain', resolve)
         })
+        if (closed) {
+          // Woken by 'close': the 'drain' that will never come must not keep its listener.
+          res.off('drain', wake!)
+          return
+        }
         wake = undefined
-        if (closed) return
       }
     }
     res.end()
