@@ -6,8 +6,23 @@
  * response cache; streams are kept too so the serializer can flush headers at once.
  */
 
+/**
+ * State shared by every copy of this module in the process (the ESM and the CJS build can both be
+ * loaded): one original Response, one lightweight class, one installer — otherwise a copy loaded
+ * after the global was replaced would take the other copy's class for the platform's, and each
+ * copy's fast path would miss the other's responses.
+ */
+interface Shared {
+  OriginalResponse: typeof Response
+  LightResponse: typeof LightResponseImpl
+  lightState: (response: unknown) => LightState | undefined
+  installGlobalResponse: () => void
+}
+const SHARED = Symbol.for('express-fetch-bridge/response@1')
+const registered = (globalThis as { [SHARED]?: Shared })[SHARED]
+
 /** The platform's Response, captured before anything replaces the global. */
-export const OriginalResponse: typeof Response = globalThis.Response
+export const OriginalResponse: typeof Response = registered?.OriginalResponse ?? globalThis.Response
 
 export type FastBody = string | ArrayBuffer | ArrayBufferView | Blob | URLSearchParams | ReadableStream | null
 
@@ -47,8 +62,8 @@ export function defaultContentType(body: FastBody): string | undefined {
 }
 
 // Filled in by the class's static block: module-internal access to private state for the serializer.
-let fastState!: (r: LightResponse) => LightState | undefined
-let realOf!: (r: LightResponse) => Response
+let fastState!: (r: LightResponseImpl) => LightState | undefined
+let realOf!: (r: LightResponseImpl) => Response
 let brand!: (v: object) => boolean
 
 /** What the serializer needs from a LightResponse that has not been materialised. */
@@ -63,7 +78,7 @@ export interface LightState {
   headLength: number | undefined
 }
 
-export class LightResponse {
+class LightResponseImpl {
   #status = 200
   #statusText = ''
   #body: FastBody = null
@@ -95,7 +110,7 @@ export class LightResponse {
       this.#init = init.headers
       if (body === null || body === undefined) {
         // `new Response(null, res)` (Hono's HEAD handling): remember the GET body's length.
-        if (init instanceof LightResponse) this.#headLength = lengthOf(init.#body)
+        if (init instanceof LightResponseImpl) this.#headLength = lengthOf(init.#body)
       }
     }
     if (body != null) {
@@ -135,13 +150,13 @@ export class LightResponse {
     if (text === undefined) throw new TypeError('Value is not JSON serializable')
     const headers = new Headers(init?.headers)
     if (!headers.has('content-type')) headers.set('content-type', 'application/json')
-    return new LightResponse(text, { status: init?.status, statusText: init?.statusText, headers }) as unknown as Response
+    return new LightResponseImpl(text, { status: init?.status, statusText: init?.statusText, headers }) as unknown as Response
   }
 
   static redirect(url: string | URL, status = 302): Response {
     const location = new URL(url).href // throws TypeError on an invalid URL, as the platform does
     if (!REDIRECT_STATUS.has(status)) throw new RangeError(`Invalid status code ${status}`)
-    return new LightResponse(null, { status, headers: { location } }) as unknown as Response
+    return new LightResponseImpl(null, { status, headers: { location } }) as unknown as Response
   }
 
   static error(): Response {
@@ -222,32 +237,32 @@ export class LightResponse {
 
 // Members the platform may add later (e.g. `bytes()`) delegate to the real Response.
 for (const key of Object.getOwnPropertyNames(OriginalResponse.prototype)) {
-  if (key === 'constructor' || Object.prototype.hasOwnProperty.call(LightResponse.prototype, key)) continue
+  if (key === 'constructor' || Object.prototype.hasOwnProperty.call(LightResponseImpl.prototype, key)) continue
   const desc = Object.getOwnPropertyDescriptor(OriginalResponse.prototype, key)!
   if (typeof desc.value === 'function') {
-    Object.defineProperty(LightResponse.prototype, key, {
+    Object.defineProperty(LightResponseImpl.prototype, key, {
       configurable: true,
       writable: true,
-      value(this: LightResponse, ...args: unknown[]) {
+      value(this: LightResponseImpl, ...args: unknown[]) {
         return (realOf(this) as any)[key](...args)
       },
     })
   } else if (desc.get) {
-    Object.defineProperty(LightResponse.prototype, key, {
+    Object.defineProperty(LightResponseImpl.prototype, key, {
       configurable: true,
-      get(this: LightResponse) {
+      get(this: LightResponseImpl) {
         return (realOf(this) as any)[key]
       },
     })
   }
 }
-Object.setPrototypeOf(LightResponse.prototype, OriginalResponse.prototype)
-Object.setPrototypeOf(LightResponse, OriginalResponse)
+Object.defineProperty(LightResponseImpl, 'name', { value: 'LightResponse' })
+Object.setPrototypeOf(LightResponseImpl.prototype, OriginalResponse.prototype)
+Object.setPrototypeOf(LightResponseImpl, OriginalResponse)
 
-/** Serializer access: the fast-path state, or undefined once a real Response exists. */
-export function lightState(response: unknown): LightState | undefined {
+function localLightState(response: unknown): LightState | undefined {
   return typeof response === 'object' && response !== null && brand(response)
-    ? fastState(response as LightResponse)
+    ? fastState(response as LightResponseImpl)
     : undefined
 }
 
@@ -262,16 +277,38 @@ export function lengthOf(body: FastBody): number | undefined {
 
 let installed = false
 
-/** Replace `globalThis.Response` with the lightweight class (idempotent). */
-export function installGlobalResponse(): void {
+function localInstall(): void {
   if (installed) return
   installed = true
-  if ((globalThis.Response as unknown) !== LightResponse) {
+  if ((globalThis.Response as unknown) !== LightResponseImpl) {
     Object.defineProperty(globalThis, 'Response', {
-      value: LightResponse,
+      value: LightResponseImpl,
       writable: true,
       configurable: true,
       enumerable: false,
     })
   }
 }
+
+const shared: Shared = registered ?? {
+  OriginalResponse,
+  LightResponse: LightResponseImpl,
+  lightState: localLightState,
+  installGlobalResponse: localInstall,
+}
+if (registered === undefined) {
+  Object.defineProperty(globalThis, SHARED, { value: shared, configurable: true })
+}
+
+/**
+ * The lightweight Response: a faithful `Response` that the serializer sends without building a real
+ * one when its body is a string, bytes, Blob, URLSearchParams, stream or null.
+ */
+export const LightResponse: typeof LightResponseImpl = shared.LightResponse
+export type LightResponse = LightResponseImpl
+
+/** Serializer access: the fast-path state, or undefined once a real Response exists. */
+export const lightState: (response: unknown) => LightState | undefined = shared.lightState
+
+/** Replace `globalThis.Response` with {@link LightResponse} (idempotent). */
+export const installGlobalResponse: () => void = shared.installGlobalResponse
