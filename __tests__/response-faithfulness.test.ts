@@ -210,6 +210,9 @@ describe('LightResponse behaves like the real Response', () => {
     class Sub extends Response {}
     const sub = new Sub('sub', { status: 202 })
     expect(sub instanceof Sub).toBe(true)
+    expect(sub instanceof Response).toBe(true)
+    expect(new Response('plain') instanceof Sub).toBe(false)
+    expect(new Real('plain') instanceof Sub).toBe(false)
     expect(sub.status).toBe(202)
     expect(await sub.text()).toBe('sub')
   })
