@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { resolveOptions, type ExecutionContextLike, type FetchApp, type FetchBridgeOptions, type NextFunction } from './options.js'
+import { fallthroughFetch, isHonoLike, NOT_FOUND } from './fallthrough.js'
 import { BadRequestError, createRequest } from './request.js'
 import { installGlobalResponse } from './response.js'
 import { writeResponse } from './serializer.js'
@@ -40,8 +41,9 @@ function statusOf(err: unknown): number {
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500
 }
 
-function resolveFetch(app: FetchApp): (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown {
+function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown {
   if (typeof app === 'function') return app
+  if (fallthrough && isHonoLike(app)) return fallthroughFetch(app)
   if (app !== null && typeof app === 'object' && typeof app.fetch === 'function') return app.fetch.bind(app)
   throw new TypeError('fetchBridge: expected a Hono app, an object with fetch(request, env, ctx), or a function')
 }
@@ -59,8 +61,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   app: FetchApp,
   options?: FetchBridgeOptions<Req, Res>,
 ): BridgeHandler {
-  const fetch = resolveFetch(app)
   const opts = resolveOptions(options)
+  const fetch = resolveFetch(app, opts.fallthrough)
   const { origin, keepMountPath, env: envFactory } = opts
 
   return function fetchBridgeMiddleware(req, res, next) {
@@ -81,6 +83,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
         if (opts.fallthrough) return done()
         return fail(new TypeError('The app returned no Response'))
       }
+      // The Hono clone's not-found handler ran and nothing turned its 404 into something else.
+      if ((env as Record<symbol, unknown>)[NOT_FOUND] === true && (response as Response).status === 404) return done()
       let written: void | Promise<void>
       try {
         written = writeResponse(response as Response, req, res)
@@ -97,7 +101,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       if (err instanceof BadRequestError) return fail(err)
       throw err
     }
-    const env = envFactory === undefined
+    const env: object = envFactory === undefined
       ? { incoming: req, outgoing: res }
       : { incoming: req, outgoing: res, ...envFactory(req, res) }
 
