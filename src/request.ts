@@ -65,10 +65,23 @@ export function requestOrigin(req: ExpressLikeRequest): string {
   return `${proto}://${host}`
 }
 
+/**
+ * `baseUrl + url`, except that Express turns `/api?x=1` into url `/?x=1` under `/api`: the client sent
+ * no slash after the mount path, so none is added back (a Hono route `/api` must still match).
+ */
+function keptTarget(baseUrl: string, url: string, originalUrl: string | undefined): string {
+  const c = url.charCodeAt(1)
+  if (url.charCodeAt(0) === 47 && (url.length === 1 || c === 63 /* '?' */) && originalUrl !== undefined) {
+    const next = originalUrl.charCodeAt(baseUrl.length)
+    if ((next !== 47 /* '/' */) && originalUrl.startsWith(baseUrl)) return baseUrl + url.slice(1)
+  }
+  return baseUrl + url
+}
+
 /** The full request URL: origin + path and query, byte-exact where a real Request would keep them. */
 export function requestUrl(req: ExpressLikeRequest, origin: string, keepMountPath: boolean): string {
   let target = req.url ?? '/'
-  if (keepMountPath && req.baseUrl) target = req.baseUrl + target
+  if (keepMountPath && req.baseUrl) target = keptTarget(req.baseUrl, target, req.originalUrl)
   if (PLAIN_TARGET.test(target) && !DOT_SEGMENT.test(target)) return origin + target
   let url: URL
   try {
