@@ -180,6 +180,94 @@ export function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   )
 }
 
+/** What Express body parsers leave on the request. */
+interface ParsedRequest extends IncomingMessage {
+  /** Set by body-parser once it has read the stream. */
+  _body?: boolean
+  body?: unknown
+  /** The raw bytes, when a `verify` callback or custom middleware kept them. */
+  rawBody?: unknown
+}
+
+/** True when earlier middleware (express.json() and co., multer…) has already read the body stream. */
+function bodyConsumed(req: ParsedRequest): boolean {
+  return req.readableEnded || req._body === true
+}
+
+function contentType(req: IncomingMessage): { type: string; charset: string | undefined } {
+  const header = req.headers['content-type'] ?? ''
+  const semi = header.indexOf(';')
+  const type = (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase()
+  const charset = semi === -1 ? undefined : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(header)?.[1]?.toLowerCase()
+  return { type, charset }
+}
+
+function appendForm(params: URLSearchParams, key: string, value: unknown): void {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i]
+      // Repeated keys round-trip through both querystring and qs; objects need an index.
+      appendForm(params, item !== null && typeof item === 'object' ? `${key}[${i}]` : key, item)
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const k of Object.keys(value)) appendForm(params, `${key}[${k}]`, (value as Record<string, unknown>)[k])
+  } else {
+    params.append(key, value === null || value === undefined ? '' : String(value))
+  }
+}
+
+/**
+ * Rebuild a body that an Express parser already read: `req.rawBody` when it is a Buffer, else `req.body`
+ * serialised back according to the content type. Throws a TypeError for what cannot be rebuilt.
+ */
+export function rebuildBody(req: ParsedRequest): Buffer {
+  const raw = req.rawBody
+  if (raw instanceof Uint8Array) return Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)
+  const body = req.body
+  if (Buffer.isBuffer(body)) return body
+  const { type, charset } = contentType(req)
+  if (typeof body === 'string') {
+    // express.text() decoded with the declared charset: encode back to the bytes the client sent.
+    const encoding = charset === 'iso-8859-1' ? 'latin1' : charset
+    return Buffer.from(body, encoding !== undefined && Buffer.isEncoding(encoding) ? encoding : 'utf8')
+  }
+  if (body !== undefined && type !== 'multipart/form-data') {
+    if (type === 'application/x-www-form-urlencoded') {
+      if (body !== null && typeof body === 'object') {
+        const params = new URLSearchParams()
+        for (const key of Object.keys(body)) appendForm(params, key, (body as Record<string, unknown>)[key])
+        return Buffer.from(params.toString())
+      }
+    } else {
+      const json = JSON.stringify(body)
+      if (json !== undefined) return Buffer.from(json)
+    }
+  }
+  throw new TypeError(
+    `express-fetch-bridge: the request body (${type || 'no content type'}) was already consumed by earlier ` +
+      'middleware and cannot be rebuilt. Mount the bridge before that middleware (e.g. multer), or keep the ' +
+      'raw bytes in req.rawBody (express.json({ verify: (req, res, buf) => { req.rawBody = buf } })).',
+  )
+}
+
+/** Headers describing a rebuilt body: its length, and no Content-Encoding once the parser inflated it. */
+function describeRebuilt(headers: Headers, body: Buffer): void {
+  const declared = headers.get('content-length')
+  if (declared !== String(body.byteLength)) {
+    headers.delete('content-encoding')
+    headers.set('content-length', String(body.byteLength))
+  }
+  headers.delete('transfer-encoding')
+}
+
+function erroredStream(err: unknown): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.error(err)
+    },
+  })
+}
+
 function decodeUtf8(buf: Buffer): string {
   // Like TextDecoder (and Body.text()), drop a leading byte order mark.
   if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return buf.toString('utf8', 3)
@@ -194,8 +282,11 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
 let realOf!: (r: LazyRequest) => Request
 
 export class LazyRequest {
-  #req: ExpressLikeRequest
+  #req: ExpressLikeRequest & ParsedRequest
   #res: ServerResponse | undefined
+  #rebuilt: Buffer | undefined
+  /** Whether an Express parser read the body before the bridge ran; decided before we read anything. */
+  #parsed: boolean | undefined
   #url: string
   #headers: Headers | undefined
   #controller: AbortController | undefined
@@ -216,10 +307,23 @@ export class LazyRequest {
     if (this.#real === undefined) {
       const req = this.#req
       const withBody = hasBody(req) && !this.#used
+      let body: ReadableStream<Uint8Array> | Buffer | null = null
+      if (withBody) {
+        if (this.#parsedByExpress()) {
+          try {
+            body = this.#rebuild()
+          } catch (err) {
+            // Reading the body rejects with the explanation; the rest of the Request stays usable.
+            body = erroredStream(err)
+          }
+        } else {
+          body = bodyStream(req)
+        }
+      }
       this.#real = new OriginalRequest(this.#url, {
         method: req.method,
         headers: this.headers,
-        body: withBody ? bodyStream(req) : null,
+        body: body as BodyInit | null,
         signal: this.signal,
         // @ts-expect-error: Node's RequestInit needs duplex for stream bodies
         duplex: withBody ? 'half' : undefined,
@@ -235,7 +339,26 @@ export class LazyRequest {
     return this.#url
   }
   get headers(): Headers {
-    return (this.#headers ??= requestHeaders(this.#req))
+    if (this.#headers === undefined) {
+      const req = this.#req
+      const headers = (this.#headers = requestHeaders(req))
+      if (hasBody(req) && this.#parsedByExpress()) {
+        try {
+          describeRebuilt(headers, this.#rebuild())
+        } catch {
+          // Not rebuildable: reading the body reports it.
+        }
+      }
+    }
+    return this.#headers
+  }
+
+  #parsedByExpress(): boolean {
+    return (this.#parsed ??= bodyConsumed(this.#req))
+  }
+
+  #rebuild(): Buffer {
+    return (this.#rebuilt ??= rebuildBody(this.#req))
   }
   /** Aborts when the client goes away before the response has been sent completely. */
   get signal(): AbortSignal {
@@ -266,7 +389,16 @@ export class LazyRequest {
     if (this.#real !== undefined) return this.#real.arrayBuffer().then((ab) => Buffer.from(ab))
     if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'))
     this.#used = true
-    return hasBody(this.#req) ? readBody(this.#req) : Promise.resolve(Buffer.alloc(0))
+    const req = this.#req
+    if (!hasBody(req)) return Promise.resolve(Buffer.alloc(0))
+    if (this.#parsedByExpress()) {
+      try {
+        return Promise.resolve(this.#rebuild())
+      } catch (err) {
+        return Promise.reject(err)
+      }
+    }
+    return readBody(req)
   }
 
   text(): Promise<string> {
