@@ -74,9 +74,13 @@ function asList(value: OutgoingHttpHeader): string[] {
 /**
  * Combine headers that earlier middleware set on `res` (cors, helmet, `res.cookie()`) with the app's:
  * Set-Cookie lines are appended after the existing ones, Vary tokens are merged, and for any other
- * header the app's value replaces the earlier one (which `writeHead` does by itself).
+ * header the app's value replaces the earlier one. Content-Length and Transfer-Encoding set earlier are
+ * dropped: only the app's Response can describe its body.
  */
 export function mergeWithOutgoing(res: ServerResponse, flat: FlatHeaders): void {
+  // Framing belongs to the app's Response: a length set earlier cannot describe its body.
+  if (res.hasHeader('content-length')) res.removeHeader('content-length')
+  if (res.hasHeader('transfer-encoding')) res.removeHeader('transfer-encoding')
   let vary = -1
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i]
