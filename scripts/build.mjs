@@ -1,6 +1,6 @@
 // Builds ESM (dist/esm) and CJS (dist/cjs), each with its own .d.ts, from the same sources.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
@@ -12,3 +12,13 @@ run(['--outDir', 'dist/cjs', '--module', 'CommonJS', '--moduleResolution', 'Node
 mkdirSync('dist/esm', { recursive: true })
 writeFileSync('dist/esm/package.json', JSON.stringify({ type: 'module' }) + '\n')
 writeFileSync('dist/cjs/package.json', JSON.stringify({ type: 'commonjs' }) + '\n')
+
+// Declaration emit drops the @ts-ignore above the optional `express` type import: put it back, so
+// projects without @types/express (and without skipLibCheck) still compile; the types fall back then.
+for (const dir of ['dist/esm', 'dist/cjs']) {
+  const file = `${dir}/options.d.ts`
+  const text = readFileSync(file, 'utf8')
+  const fixed = text.replace(/^(import type \{[^}]*\} from 'express';)$/m, '// @ts-ignore -- optional peer\n$1')
+  if (fixed === text) throw new Error(`build: express type import not found in ${file}`)
+  writeFileSync(file, fixed)
+}

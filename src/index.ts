@@ -1,6 +1,7 @@
 export { fetchBridge, type BridgeHandler } from './bridge.js'
 export type {
   ExecutionContextLike,
+  ExpressBindings,
   FetchApp,
   FetchBridgeOptions,
   HttpBindings,

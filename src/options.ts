@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+// @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
+import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express'
 
 /**
  * A Fetch-API application: a Hono app, any object with a `fetch(request, env, ctx)` method, or
@@ -21,6 +23,26 @@ export interface ExecutionContextLike {
 export interface HttpBindings {
   incoming: IncomingMessage
   outgoing: ServerResponse
+}
+
+/**
+ * `Fallback` when `T` is `any` or an unresolved import, else `T`. (The usual `0 extends 1 & T` test
+ * does not catch an unresolved import; a distributive conditional over `any` yields `boolean` for both.)
+ */
+type OrFallback<T, Fallback> = boolean extends (T extends never ? true : false) ? Fallback : T
+
+/**
+ * The bindings under Express: `c.env.incoming` is the Express Request (with whatever auth or session
+ * middleware added to it through declaration merging, e.g. `req.user`, `req.session`) and
+ * `c.env.outgoing` the Express Response. Without `@types/express` installed they fall back to the
+ * node:http types.
+ * @example
+ * const hono = new Hono<{ Bindings: ExpressBindings }>()
+ * hono.get('/me', (c) => c.json(c.env.incoming.user))
+ */
+export interface ExpressBindings {
+  incoming: OrFallback<ExpressRequestType, IncomingMessage>
+  outgoing: OrFallback<ExpressResponseType, ServerResponse>
 }
 
 /** Connect-style `next`. */
