@@ -1,6 +1,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // Records unhandledRejection / uncaughtException on the real process; see the file.
+  testEnvironment: '<rootDir>/__tests__/support/environment.js',
+  setupFilesAfterEnv: ['<rootDir>/__tests__/support/no-stray-errors.ts'],
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
   transform: {

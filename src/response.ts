@@ -76,6 +76,8 @@ export interface LightState {
   init: HeadersInit | undefined
   /** Length of the body of the Response this one was built from (`new Response(null, res)`), for HEAD. */
   headLength: number | undefined
+  /** That Response's stream body, which nobody else will read: cancelled when a HEAD response is sent. */
+  headSource: ReadableStream | undefined
 }
 
 class LightResponseImpl {
@@ -86,6 +88,7 @@ class LightResponseImpl {
   #headers: Headers | undefined
   #real: Response | undefined
   #headLength: number | undefined
+  #headSource: ReadableStream | undefined
 
   constructor(body?: BodyInit | null, init?: ResponseInit) {
     if (body != null && !isFastBody(body)) {
@@ -109,8 +112,15 @@ class LightResponseImpl {
       }
       this.#init = init.headers
       if (body === null || body === undefined) {
-        // `new Response(null, res)` (Hono's HEAD handling): remember the GET body's length.
-        if (init instanceof LightResponseImpl) this.#headLength = lengthOf(init.#body)
+        // `new Response(null, res)` (Hono's HEAD handling): remember the GET body's length, and its
+        // stream so the serializer can cancel it. `instanceof` would also accept a platform Response.
+        if (#body in init) {
+          const source = init.#body
+          if (source instanceof ReadableStream) this.#headSource = init.#real === undefined ? source : init.#real.body ?? undefined
+          else this.#headLength = lengthOf(source)
+        } else if (init instanceof OriginalResponse) {
+          this.#headSource = (init as Response).body ?? undefined
+        }
       }
     }
     if (body != null) {
@@ -136,6 +146,7 @@ class LightResponseImpl {
             headers: r.#headers,
             init: r.#init,
             headLength: r.#headLength,
+            headSource: r.#headSource,
           }
         : undefined
   }

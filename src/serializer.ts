@@ -14,8 +14,9 @@ import { defaultContentType, lightState, OriginalResponse, type FastBody } from 
 /** Node's `res.flush()` from the compression middleware. */
 type FlushableResponse = ServerResponse & { flush?: () => void }
 
+/** Statuses whose responses end at the header block (RFC 9112 §6.3): no Content-Length, no Transfer-Encoding. */
 function isNullBodyStatus(status: number): boolean {
-  return status === 204 || status === 205 || status === 304 || (status >= 100 && status < 200)
+  return status === 204 || status === 304 || (status >= 100 && status < 200)
 }
 
 function writeHead(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders): void {
@@ -40,7 +41,7 @@ function toBuffer(body: ArrayBuffer | ArrayBufferView): Buffer {
     : Buffer.from(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength)
 }
 
-/** Send a fixed body with an exact Content-Length (none for HEAD-less statuses). */
+/** Send a fixed body with an exact Content-Length (none for null-body statuses; 205 gets 0). */
 function endFixed(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, data: string | Buffer): void {
   removeHeader(flat, 'content-length')
   if (isNullBodyStatus(status)) {
@@ -71,13 +72,7 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
     }
     const { status, statusText } = state
     if (body === null) {
-      if (req.method === 'HEAD' && state.headLength !== undefined && !isNullBodyStatus(status)) {
-        removeHeader(flat, 'content-length')
-        flat.push('content-length', String(state.headLength))
-        writeHead(res, status, statusText, flat)
-        res.end()
-        return
-      }
+      if (req.method === 'HEAD') return endHead(res, status, statusText, flat, state.headLength, state.headSource)
       return endFixed(res, status, statusText, flat, '')
     }
     if (typeof body === 'string') return endFixed(res, status, statusText, flat, body)
@@ -95,9 +90,42 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
   const flat: FlatHeaders = []
   flattenHeaders(response.headers, flat)
   const body = response.body
-  if (body === null) return endFixed(res, response.status, response.statusText, flat, '')
+  if (body === null) {
+    if (req.method === 'HEAD') return endHead(res, response.status, response.statusText, flat, undefined, undefined)
+    return endFixed(res, response.status, response.statusText, flat, '')
+  }
   return pumpStream(res, req, response.status, response.statusText, flat, body)
 }
+
+/**
+ * A bodiless answer to HEAD. With the length of the GET body it replaced (Hono's `new Response(null,
+ * res)`) that length is sent; otherwise the app's own Content-Length, if any, is kept and none is made
+ * up. A GET stream left behind is cancelled so its producer stops.
+ */
+function endHead(
+  res: ServerResponse,
+  status: number,
+  statusText: string,
+  flat: FlatHeaders,
+  length: number | undefined,
+  source: ReadableStream | undefined,
+): void {
+  if (isNullBodyStatus(status)) {
+    removeHeader(flat, 'content-length')
+    removeHeader(flat, 'transfer-encoding')
+  } else if (length !== undefined) {
+    removeHeader(flat, 'content-length')
+    flat.push('content-length', String(length))
+  }
+  try {
+    writeHead(res, status, statusText, flat)
+  } finally {
+    if (source !== undefined) source.cancel().catch(ignore)
+  }
+  res.end()
+}
+
+function ignore(): void {}
 
 function describe(value: unknown): string {
   if (value === null) return 'null'
@@ -118,13 +146,22 @@ async function pumpStream(
       removeHeader(flat, 'content-length')
       removeHeader(flat, 'transfer-encoding')
     }
-    writeHead(res, status, statusText, flat)
+    try {
+      writeHead(res, status, statusText, flat)
+    } finally {
+      stream.cancel().catch(ignore)
+    }
     res.end()
-    stream.cancel().catch(() => {})
     return
   }
   const reader = stream.getReader()
-  writeHead(res, status, statusText, flat)
+  try {
+    writeHead(res, status, statusText, flat)
+  } catch (err) {
+    // Invalid header from the app: nothing was sent, so the caller answers 500; stop the producer.
+    reader.cancel(err).catch(ignore)
+    throw err
+  }
   // Headers go out now: an SSE or long-poll client must see them before the first event.
   res.flushHeaders()
 
