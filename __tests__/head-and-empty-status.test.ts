@@ -32,6 +32,7 @@ hono.get('/after', (c) => c.text('after'))
 const plain = (request: Request) => {
   const path = new URL(request.url).pathname
   if (path === '/declared') return new Response(null, { headers: { 'content-length': '42', 'x-kind': 'declared' } })
+  if (path === '/platform-head') return new OriginalResponse(null, new OriginalResponse('hello'))
   if (path === '/stream') return new Response(cancellableStream())
   if (path === '/real-304') return new OriginalResponse(null, { status: 304, headers: { 'content-length': '10', 'transfer-encoding': 'chunked' } })
   if (path === '/real-204') return new OriginalResponse(null, { status: 204, headers: { 'content-length': '0' } })
@@ -41,7 +42,6 @@ const plain = (request: Request) => {
 let honoServer: Running
 let expressServer: Running
 let plainServer: Running
-let noGlobalsServer: Running
 
 beforeAll(async () => {
   const bridge = fetchBridge(hono)
@@ -51,11 +51,9 @@ beforeAll(async () => {
   expressServer = await serve(app)
   const plainBridge = fetchBridge(plain)
   plainServer = await serve((req, res) => plainBridge(req, res))
-  const noGlobals = fetchBridge(hono, { overrideGlobalObjects: false })
-  noGlobalsServer = await serve((req, res) => noGlobals(req, res))
 })
 afterAll(async () => {
-  await Promise.all([honoServer.close(), expressServer.close(), plainServer.close(), noGlobalsServer.close()])
+  await Promise.all([honoServer.close(), expressServer.close(), plainServer.close()])
 })
 
 /** Send `first` then a pipelined GET /after; return the first response's head and what follows it. */
@@ -110,12 +108,11 @@ describe.each([
   })
 })
 
-test('HEAD with overrideGlobalObjects: false never claims an empty body', async () => {
-  const get = await getHeaders(noGlobalsServer.port, '/text')
-  const head = await pipelined(noGlobalsServer.port, 'HEAD /text')
+test('HEAD answered with a platform Response built like Hono does it: no made-up Content-Length', async () => {
+  // `new Response(null, getResponse)` with the platform class has forgotten the length: say nothing, not 0.
+  const head = await pipelined(plainServer.port, 'HEAD /platform-head')
   expect(head.status).toBe(200)
-  expect(head.headers['content-type']).toBe(get.headers.get('content-type'))
-  // The platform Response Hono builds for HEAD has forgotten the length: say nothing rather than 0.
+  expect(head.headers['content-type']).toBe('text/plain;charset=UTF-8')
   expect(head.headers['content-length']).toBeUndefined()
   expect(head.rest.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
 })
