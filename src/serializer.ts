@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { flattenHeaders, flattenInit, indexOfHeader, mergeWithOutgoing, removeHeader, type FlatHeaders } from './headers.js'
+import { drainAfterResponse } from './drain.js'
 import { defaultContentType, lightState, OriginalResponse, type FastBody } from './response.js'
 
 /**
@@ -42,17 +43,19 @@ function toBuffer(body: ArrayBuffer | ArrayBufferView): Buffer {
 }
 
 /** Send a fixed body with an exact Content-Length (none for null-body statuses; 205 gets 0). */
-function endFixed(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, data: string | Buffer): void {
+function endFixed(req: IncomingMessage, res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, data: string | Buffer): void {
   removeHeader(flat, 'content-length')
   if (isNullBodyStatus(status)) {
     removeHeader(flat, 'transfer-encoding')
     writeHead(res, status, statusText, flat)
     res.end()
-    return
+  } else {
+    flat.push('content-length', String(typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength))
+    writeHead(res, status, statusText, flat)
+    res.end(data)
   }
-  flat.push('content-length', String(typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength))
-  writeHead(res, status, statusText, flat)
-  res.end(data)
+  // One property read on the fast path; the drain itself only for a body the app left unread.
+  if (!req.complete) drainAfterResponse(req, res)
 }
 
 /**
@@ -73,15 +76,15 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
     const { status, statusText } = state
     if (body === null) {
       if (req.method === 'HEAD') return endHead(res, status, statusText, flat, state.headLength, state.headSource)
-      return endFixed(res, status, statusText, flat, '')
+      return endFixed(req, res, status, statusText, flat, '')
     }
-    if (typeof body === 'string') return endFixed(res, status, statusText, flat, body)
+    if (typeof body === 'string') return endFixed(req, res, status, statusText, flat, body)
     if (body instanceof ReadableStream) return pumpStream(res, req, status, statusText, flat, body)
     if (body instanceof Blob) {
-      return body.arrayBuffer().then((ab) => endFixed(res, status, statusText, flat, Buffer.from(ab)))
+      return body.arrayBuffer().then((ab) => endFixed(req, res, status, statusText, flat, Buffer.from(ab)))
     }
-    if (body instanceof URLSearchParams) return endFixed(res, status, statusText, flat, body.toString())
-    return endFixed(res, status, statusText, flat, toBuffer(body))
+    if (body instanceof URLSearchParams) return endFixed(req, res, status, statusText, flat, body.toString())
+    return endFixed(req, res, status, statusText, flat, toBuffer(body))
   }
   if (!(response instanceof OriginalResponse)) {
     throw new TypeError(`The app did not return a Response (got ${describe(response)})`)
@@ -92,7 +95,7 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
   const body = response.body
   if (body === null) {
     if (req.method === 'HEAD') return endHead(res, response.status, response.statusText, flat, undefined, undefined)
-    return endFixed(res, response.status, response.statusText, flat, '')
+    return endFixed(req, res, response.status, response.statusText, flat, '')
   }
   return pumpStream(res, req, response.status, response.statusText, flat, body)
 }
@@ -152,6 +155,7 @@ async function pumpStream(
       stream.cancel().catch(ignore)
     }
     res.end()
+    if (!req.complete) drainAfterResponse(req, res)
     return
   }
   const reader = stream.getReader()
@@ -195,6 +199,7 @@ async function pumpStream(
       }
     }
     res.end()
+    if (!req.complete) drainAfterResponse(req, res)
   } catch (err) {
     // Headers are out: the only honest signal left is an incomplete body.
     if (!closed) res.destroy(err instanceof Error ? err : new Error(String(err)))
