@@ -27,11 +27,19 @@ function writeHead(res: ServerResponse, status: number, statusText: string, flat
     // last value: replace the earlier values ourselves and append every line.
     mergeWithOutgoing(res, flat)
     for (let i = 0; i < flat.length; i += 2) res.removeHeader(flat[i])
-    for (let i = 0; i < flat.length; i += 2) res.appendHeader(flat[i], flat[i + 1])
+    try {
+      for (let i = 0; i < flat.length; i += 2) res.appendHeader(flat[i], flat[i + 1])
+    } catch (err) {
+      // An invalid header name or value (CR/LF…): nothing was sent and the caller answers 500.
+      // Drop the app's headers set so far so the error page does not carry half of them.
+      for (let i = 0; i < flat.length; i += 2) res.removeHeader(flat[i])
+      throw err
+    }
     if (statusText === '') res.writeHead(status)
     else res.writeHead(status, statusText)
     return
   }
+  // Without earlier headers Node validates the whole list before setting anything.
   if (statusText === '') res.writeHead(status, flat)
   else res.writeHead(status, statusText, flat)
 }
