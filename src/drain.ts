@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 
 /**
@@ -33,7 +33,7 @@ function expectsBody(req: IncomingMessage): boolean {
 }
 
 /** Call after `res.end()`: starts the bounded drain if the request body has not been read to its end. */
-export function drainAfterResponse(req: IncomingMessage, _res: ServerResponse): void {
+export function drainAfterResponse(req: IncomingMessage): void {
   if (req.complete || req.destroyed || !expectsBody(req)) return
   const r = req as DrainingRequest
   if (r[DRAIN] !== undefined) return

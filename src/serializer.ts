@@ -63,7 +63,7 @@ function endFixed(req: IncomingMessage, res: ServerResponse, status: number, sta
     res.end(data)
   }
   // One property read on the fast path; the drain itself only for a body the app left unread.
-  if (!req.complete) drainAfterResponse(req, res)
+  if (!req.complete) drainAfterResponse(req)
 }
 
 /**
@@ -163,7 +163,7 @@ async function pumpStream(
       stream.cancel().catch(ignore)
     }
     res.end()
-    if (!req.complete) drainAfterResponse(req, res)
+    if (!req.complete) drainAfterResponse(req)
     return
   }
   const reader = stream.getReader()
@@ -207,7 +207,7 @@ async function pumpStream(
       }
     }
     res.end()
-    if (!req.complete) drainAfterResponse(req, res)
+    if (!req.complete) drainAfterResponse(req)
   } catch (err) {
     // Headers are out: the only honest signal left is an incomplete body.
     if (!closed) res.destroy(err instanceof Error ? err : new Error(String(err)))
