@@ -3,7 +3,8 @@ module.exports = {
   // Records unhandledRejection / uncaughtException on the real process; see the file.
   testEnvironment: '<rootDir>/__tests__/support/environment.js',
   setupFilesAfterEnv: ['<rootDir>/__tests__/support/no-stray-errors.ts'],
-  roots: ['<rootDir>/__tests__'],
+  // examples/testing holds the testing example's own test file, run as part of the suite.
+  roots: ['<rootDir>/__tests__', '<rootDir>/examples/testing'],
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
