@@ -1,0 +1,48 @@
+import request from 'supertest'
+import { createApp } from '../examples/shared-auth/app.js'
+import { runExample, type RunningExample } from './helpers/run-example.js'
+
+describe('examples/shared-auth', () => {
+  const app = createApp({ secret: 'test-secret' })
+
+  it.each(['/api/profile', '/api/greeting', '/api/orders'])('answers 401 without a user: %s', async (path) => {
+    await request(app).get(path).expect(401, { error: 'unauthorized' })
+    await request(app).get(path).set('authorization', 'Bearer nope').expect(401, { error: 'unauthorized' })
+  })
+
+  it('gives Hono routes the user the Express middleware authenticated (token)', async () => {
+    const profile = await request(app).get('/api/profile').set('authorization', 'Bearer bob-token').expect(200)
+    expect(profile.body).toEqual({ id: 'bob', name: 'Bob', servedBy: 'hono' })
+    await request(app).get('/api/greeting').set('authorization', 'Bearer alice-token').expect(200, 'Hello, Alice')
+    const orders = await request(app).get('/api/orders').set('authorization', 'Bearer bob-token').expect(200)
+    expect(orders.body).toEqual({ user: 'bob', orders: [], servedBy: 'express' })
+  })
+
+  it('shares the express-session login between Express and Hono routes', async () => {
+    const agent = request.agent(app)
+    await agent.post('/login').send({ username: 'alice', password: 'wrong' }).expect(401)
+    await agent.get('/api/profile').expect(401)
+    await agent.post('/login').send({ username: 'alice', password: 'wonderland' }).expect(200, { id: 'alice', name: 'Alice' })
+    await agent.get('/api/profile').expect(200, { id: 'alice', name: 'Alice', servedBy: 'hono' })
+    await agent.get('/api/orders').expect(200)
+    await agent.post('/logout').expect(204)
+    await agent.get('/api/profile').expect(401)
+    await agent.get('/api/orders').expect(401)
+  })
+
+  describe('npm run example:shared-auth', () => {
+    let running: RunningExample
+    beforeAll(async () => {
+      running = await runExample('examples/shared-auth/server.ts')
+    })
+    afterAll(async () => {
+      await running?.stop()
+    })
+
+    it('serves the authenticated routes', async () => {
+      expect((await fetch(running.url + '/api/profile')).status).toBe(401)
+      const res = await fetch(running.url + '/api/profile', { headers: { authorization: 'Bearer alice-token' } })
+      expect(await res.json()).toEqual({ id: 'alice', name: 'Alice', servedBy: 'hono' })
+    })
+  })
+})
