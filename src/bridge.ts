@@ -1,12 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { resolveOptions, type ExecutionContextLike, type FetchApp, type FetchBridgeOptions, type NextFunction } from './options.js'
+import {
+  resolveOptions,
+  type BridgeHandler,
+  type ExecutionContextLike,
+  type FetchApp,
+  type FetchBridgeOptions,
+  type NextFunction,
+} from './options.js'
 import { fallthroughFetch, isHonoLike, NOT_FOUND } from './fallthrough.js'
+import { failed, passOn, withListen } from './front-door.js'
 import { BadRequestError, createRequest } from './request.js'
 import { installGlobalResponse } from './response.js'
 import { writeResponse } from './serializer.js'
-
-/** The middleware {@link fetchBridge} returns: Express 4/5, Connect, or a node:http listener. */
-export type BridgeHandler = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -21,25 +26,6 @@ const executionContext: ExecutionContextLike = Object.freeze({
   passThroughOnException() {},
   props: Object.freeze({}),
 }) as ExecutionContextLike
-
-/** For a plain node:http server (no `next`): answer what Express's final handler would. */
-function finalHandler(req: IncomingMessage, res: ServerResponse): NextFunction {
-  return (err?: unknown) => {
-    if (res.headersSent) {
-      if (err !== undefined) res.destroy()
-      return
-    }
-    const status = err === undefined ? 404 : statusOf(err)
-    const body = err === undefined ? `Cannot ${req.method} ${req.url}` : status === 400 ? 'Bad Request' : 'Internal Server Error'
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) })
-    res.end(body)
-  }
-}
-
-function statusOf(err: unknown): number {
-  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as any)?.statusCode
-  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500
-}
 
 function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown {
   if (typeof app === 'function') return app
@@ -56,6 +42,11 @@ function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, e
  * const app = express()
  * app.use(fetchBridge(hono))
  * app.get('/legacy', (req, res) => res.send('still Express'))
+ *
+ * @example Front-door mode: Hono routes served straight from node:http, everything else by Express
+ * const app = express()
+ * app.get('/legacy', (req, res) => res.send('still Express'))
+ * fetchBridge(hono, { fallback: app }).listen(3000)
  */
 export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse>(
   app: FetchApp,
@@ -63,28 +54,22 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
 ): BridgeHandler {
   const opts = resolveOptions(options)
   const fetch = resolveFetch(app, opts.fallthrough)
-  const { origin, keepMountPath, env: envFactory } = opts
+  const { origin, keepMountPath, env: envFactory, fallback } = opts
 
-  return function fetchBridgeMiddleware(req, res, next) {
+  return withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
     if (opts.overrideGlobalObjects) installGlobalResponse()
-    const done = next ?? finalHandler(req, res)
 
-    const fail = (err: unknown) => {
-      if (res.headersSent) {
-        // Too late for an error page: cut the connection so the client sees an incomplete response.
-        if (!res.writableEnded) res.destroy(err instanceof Error ? err : undefined)
-        return
-      }
-      done(err)
-    }
+    const fail = (err: unknown) => failed(req, res, next, err)
 
     const respond = (response: unknown) => {
       if (response === undefined || response === null) {
-        if (opts.fallthrough) return done()
+        if (opts.fallthrough) return passOn(req, res, next, fallback)
         return fail(new TypeError('The app returned no Response'))
       }
       // The Hono clone's not-found handler ran and nothing turned its 404 into something else.
-      if ((env as Record<symbol, unknown>)[NOT_FOUND] === true && (response as Response).status === 404) return done()
+      if ((env as Record<symbol, unknown>)[NOT_FOUND] === true && (response as Response).status === 404) {
+        return passOn(req, res, next, fallback)
+      }
       let written: void | Promise<void>
       try {
         written = writeResponse(response as Response, req, res)
@@ -116,5 +101,5 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     } else {
       respond(result)
     }
-  }
+  })
 }

@@ -1,7 +1,9 @@
-export { fetchBridge, type BridgeHandler } from './bridge.js'
+export { fetchBridge } from './bridge.js'
 export type {
+  BridgeHandler,
   ExecutionContextLike,
   ExpressBindings,
+  FallbackHandler,
   FetchApp,
   FetchBridgeOptions,
   HttpBindings,

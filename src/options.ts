@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 // @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express'
 
@@ -48,7 +48,29 @@ export interface ExpressBindings {
 /** Connect-style `next`. */
 export type NextFunction = (err?: unknown) => void
 
-/** Options of {@link fetchBridge}. */
+/**
+ * What front-door mode hands unmatched requests to: any node:http listener, such as an Express or
+ * Connect app (or an Express Router, when the bridge is itself mounted as middleware).
+ */
+export type FallbackHandler = (req: any, res: any, next?: NextFunction) => void
+
+/**
+ * What `fetchBridge` returns: Express 4/5 or Connect middleware, or a node:http listener
+ * (front-door mode with `fallback`).
+ */
+export interface BridgeHandler {
+  (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void
+  /**
+   * `http.createServer(bridge).listen(...args)`: takes the arguments of `server.listen()` and returns
+   * the listening `http.Server` (like Express's `app.listen`). For HTTPS use
+   * `https.createServer(tlsOptions, bridge)`.
+   * @example
+   * const server = fetchBridge(hono, { fallback: expressApp }).listen(3000, () => console.log('ready'))
+   */
+  listen: Server['listen']
+}
+
+/** Options of `fetchBridge`. */
 export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse> {
   /**
    * Install the bridge's lightweight `Response` as `globalThis.Response` the first time the bridge
@@ -89,6 +111,24 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * @example fetchBridge(app, { env: (req) => ({ user: req.user }) })
    */
   env?: (req: Req, res: Res) => Record<string, unknown>
+  /**
+   * Front-door mode: run the bridge in front of an Express (or Connect, or any node:http) app instead
+   * of inside it. Requests a Hono route matches are served straight from node:http, without entering
+   * the fallback; every other request is handed to `fallback(req, res)` untouched (same objects,
+   * `req.url` unchanged, body unread), so its middleware, routes, 404 and error handling run as if it
+   * were the server's listener. Errors the app lets escape (e.g. `hono.onError((err) => { throw err })`)
+   * answer a plain 500 (400 for a bad Host or target): customise them with `hono.onError()`.
+   * If the bridge is nevertheless mounted as middleware, unmatched requests go to
+   * `fallback(req, res, next)` (like a mounted Router) and errors to `next(err)`.
+   * Cannot be combined with `fallthrough: false`.
+   * @default undefined
+   * @example
+   * const app = express()
+   * app.use(express.json())
+   * app.get('/legacy', (req, res) => res.send('still Express'))
+   * fetchBridge(hono, { fallback: app }).listen(3000)
+   */
+  fallback?: FallbackHandler
 }
 
 /** Options with defaults applied, computed once per bridge. */
@@ -98,6 +138,7 @@ export interface ResolvedOptions {
   keepMountPath: boolean
   origin: string | undefined
   env: ((req: any, res: any) => Record<string, unknown>) | undefined
+  fallback: FallbackHandler | undefined
 }
 
 export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): ResolvedOptions {
@@ -124,11 +165,20 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
   if (options.env !== undefined && typeof options.env !== 'function') {
     throw new TypeError('fetchBridge: env must be a function (req, res) => object')
   }
+  if (options.fallback !== undefined) {
+    if (typeof options.fallback !== 'function') {
+      throw new TypeError('fetchBridge: fallback must be a (req, res) => void listener, e.g. an Express app')
+    }
+    if (options.fallthrough === false) {
+      throw new TypeError('fetchBridge: fallback needs fallthrough; drop fallthrough: false or the fallback')
+    }
+  }
   return {
     overrideGlobalObjects: options.overrideGlobalObjects ?? true,
     fallthrough: options.fallthrough ?? true,
     keepMountPath: mountPath === 'keep',
     origin,
     env: options.env,
+    fallback: options.fallback,
   }
 }

@@ -1,0 +1,64 @@
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
+
+/**
+ * Where a request goes when the bridge does not answer it: the Express chain (`next`), the front-door
+ * fallback, or — on a bare node:http server — a final answer like Express's own final handler.
+ */
+
+/** No route of the app matched: hand the request on untouched. */
+export function passOn(req: IncomingMessage, res: ServerResponse, next: NextFunction | undefined, fallback: FallbackHandler | undefined): void {
+  if (fallback === undefined) {
+    if (next !== undefined) next()
+    else answer(req, res, undefined)
+    return
+  }
+  try {
+    if (next === undefined) fallback(req, res)
+    else fallback(req, res, next)
+  } catch (err) {
+    // Express and Connect never throw here; anything else must not crash the server.
+    failed(req, res, next, err)
+  }
+}
+
+/** The app failed: `next(err)`, or a plain error answer; after the headers, cut the connection. */
+export function failed(req: IncomingMessage, res: ServerResponse, next: NextFunction | undefined, err: unknown): void {
+  if (res.headersSent) {
+    // Too late for an error page: cut the connection so the client sees an incomplete response.
+    if (!res.writableEnded) res.destroy(err instanceof Error ? err : undefined)
+    return
+  }
+  if (next !== undefined) next(err)
+  else answer(req, res, err)
+}
+
+/** What Express's final handler would answer: 404 without an error, else the error's 4xx/5xx status. */
+function answer(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (res.headersSent) {
+    if (err !== undefined) res.destroy()
+    return
+  }
+  const status = err === undefined ? 404 : statusOf(err)
+  if (status >= 500 && process.env.NODE_ENV !== 'test') {
+    // Nobody else will see this error: log it, as Express's final handler does.
+    console.error(err instanceof Error ? err.stack : err)
+  }
+  const body = err === undefined ? `Cannot ${req.method} ${req.url}` : STATUS_CODES[status] ?? 'Error'
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+function statusOf(err: unknown): number {
+  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as any)?.statusCode
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500
+}
+
+/** `handler.listen(...)`: `http.createServer(handler).listen(...)`, like Express's `app.listen`. */
+export function withListen(handler: (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void): BridgeHandler {
+  const listen = function listen(...args: unknown[]): Server {
+    const server = createServer(handler)
+    return server.listen(...(args as Parameters<Server['listen']>))
+  }
+  return Object.assign(handler, { listen: listen as Server['listen'] })
+}
