@@ -178,7 +178,6 @@ describe.each(expressVersions)('front-door mode on %s', (_name, express) => {
       expect(raw.endsWith('\r\n\r\nBad Request')).toBe(true)
       expect(calls.middleware).toBe(0)
     })
-
   })
 })
 
