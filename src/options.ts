@@ -50,9 +50,10 @@ export type NextFunction = (err?: unknown) => void
 
 /**
  * What front-door mode hands unmatched requests to: any node:http listener, such as an Express or
- * Connect app (or an Express Router, when the bridge is itself mounted as middleware).
+ * Connect app. `next` is only passed when the bridge is itself mounted as middleware (then an Express
+ * Router works too); loosely typed so Express's own handler types are accepted.
  */
-export type FallbackHandler = (req: any, res: any, next?: NextFunction) => void
+export type FallbackHandler = (req: any, res: any, next?: any) => void
 
 /**
  * What `fetchBridge` returns: Express 4/5 or Connect middleware, or a node:http listener
