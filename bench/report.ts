@@ -7,6 +7,9 @@ export interface Sample {
   /** p99 latency in milliseconds. */
   p99: number
   timeouts: number
+  requests: number
+  /** Server CPU time (user + system) per request in microseconds. */
+  cpuUs: number
 }
 
 export interface ModeResult {
@@ -14,6 +17,9 @@ export interface ModeResult {
   p99: number
   vsFloor: number
   vsReference: number
+  cpuUs: number
+  /** Median per-round floor CPU/request ÷ this mode's: like vsFloor, but from CPU time, not wall time. */
+  cpuVsFloor: number
   rounds: Sample[]
 }
 
@@ -62,13 +68,15 @@ export function markdown(r: BenchResults): string {
   for (const m of r.modes) out.push(`| ${m.label} | ${r.routes.map((x) => ratio(r.results[x.path][m.id].vsFloor)).join(' | ')} |`)
   for (const route of r.routes) {
     out.push('', `**${route.name}**`, '')
-    out.push(`| Mode | req/s (median) | p99 ms (median) | × floor | × ${refLabel} |`)
-    out.push('|---|---:|---:|---:|---:|')
+    out.push(`| Mode | req/s (median) | p99 ms (median) | × floor | × ${refLabel} | server CPU µs/req | × floor by CPU |`)
+    out.push('|---|---:|---:|---:|---:|---:|---:|')
     for (const m of r.modes) {
       const x = r.results[route.path][m.id]
-      out.push(`| ${m.label} | ${int(x.rps)} | ${ms(x.p99)} | ${ratio(x.vsFloor)} | ${ratio(x.vsReference)} |`)
+      out.push(`| ${m.label} | ${int(x.rps)} | ${ms(x.p99)} | ${ratio(x.vsFloor)} | ${ratio(x.vsReference)} | ${x.cpuUs.toFixed(1)} | ${ratio(x.cpuVsFloor)} |`)
     }
   }
+  out.push('', '"× floor" and "× ' + refLabel + '" are medians of per-round req/s ratios. "× floor by CPU" is the median ' +
+    'per-round ratio of the floor\'s server CPU time per request to the mode\'s (from /proc; less sensitive to other load).')
   if (r.notes.length) out.push('', 'Notes:', '', ...r.notes.map((n) => `- ${n}`))
   return out.join('\n') + '\n'
 }

@@ -12,13 +12,14 @@
  *   BENCH_CONNECTIONS=100 wrk connections
  *   BENCH_MODES=a,b       only these modes (the floor and @hono/node-server-in-Express are always added)
  *   BENCH_ROUTES=/,/json  only these routes
- *   BENCH_CPU_PROF=dir    run the servers with --cpu-prof, profiles written to dir on exit
+ *   BENCH_CPU_PROF=dir    run the servers with --cpu-prof, profiles written to dir/<mode>/ on exit
+ *                         (summarise the largest with `tsx bench/cpuprofile-top.ts <file>`)
  *   BENCH_NO_PIN=1        do not pin with taskset
  *   BENCH_OUT=name        results basename in bench/results (default: latest for a full default run,
  *                         scratch otherwise, which git ignores)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -77,8 +78,10 @@ interface RunningServer {
 function startServer(mode: ModeInfo): Promise<RunningServer> {
   const nodeArgs: string[] = []
   if (env.BENCH_CPU_PROF) {
-    mkdirSync(env.BENCH_CPU_PROF, { recursive: true })
-    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(env.BENCH_CPU_PROF)}`, `--cpu-prof-name=${mode.id}.cpuprofile`)
+    // One directory per mode: tsx's loader thread writes a profile of its own next to the main one.
+    const dir = path.resolve(env.BENCH_CPU_PROF, mode.id)
+    mkdirSync(dir, { recursive: true })
+    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${dir}`)
   }
   nodeArgs.push('--import', 'tsx', path.join(__dirname, 'server.ts'), mode.id)
   const [cmd, args] = pinned(0, process.execPath, nodeArgs)
@@ -160,7 +163,27 @@ function toMs(value: string, unit: string): number {
   return unit === 'us' ? v / 1000 : unit === 's' ? v * 1000 : unit === 'm' ? v * 60_000 : v
 }
 
-function wrk(s: RunningServer, route: RouteInfo, seconds: number): Promise<Sample> {
+/** utime + stime of a process in seconds (Linux), or NaN elsewhere. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+  } catch {
+    return NaN
+  }
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100
+
+async function wrk(s: RunningServer, route: RouteInfo, seconds: number): Promise<Sample> {
+  // Server CPU time per request barely moves when other processes compete for the cores (req/s does).
+  const cpuBefore = cpuSeconds(s.child.pid)
+  const sample = await runWrk(s, route, seconds)
+  sample.cpuUs = ((cpuSeconds(s.child.pid) - cpuBefore) * 1e6) / sample.requests
+  return sample
+}
+
+function runWrk(s: RunningServer, route: RouteInfo, seconds: number): Promise<Sample> {
   const args = ['-t1', `-c${config.connections}`, `-d${seconds}s`, '--latency']
   if (route.method === 'POST') args.push('-s', path.join(__dirname, 'post.lua'))
   args.push(`http://127.0.0.1:${s.port}${route.path}`)
@@ -183,7 +206,14 @@ function wrk(s: RunningServer, route: RouteInfo, seconds: number): Promise<Sampl
       if (errors && (Number(errors[1]) || Number(errors[2]) || Number(errors[3]))) {
         return reject(new Error(`${where}: socket errors: ${errors[0]}`))
       }
-      resolve({ rps: Number(rps[1]), p99: toMs(p99[1], p99[2]), timeouts: errors ? Number(errors[4]) : 0 })
+      const requests = /(\d+) requests in/.exec(out)
+      resolve({
+        rps: Number(rps[1]),
+        p99: toMs(p99[1], p99[2]),
+        timeouts: errors ? Number(errors[4]) : 0,
+        requests: requests ? Number(requests[1]) : NaN,
+        cpuUs: NaN,
+      })
     })
   })
 }
@@ -264,6 +294,8 @@ async function main(): Promise<void> {
         results.results[r.path][m.id] = {
           rps: median(byMode[m.id].map((x) => x.rps)),
           p99: median(byMode[m.id].map((x) => x.p99)),
+          cpuUs: median(byMode[m.id].map((x) => x.cpuUs)),
+          cpuVsFloor: median(byMode[m.id].map((x, k) => byMode[FLOOR][k].cpuUs / x.cpuUs)),
           vsFloor: ratio(m.id, FLOOR),
           vsReference: ratio(m.id, HONO_IN_EXPRESS),
           rounds: byMode[m.id],

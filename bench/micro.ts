@@ -1,0 +1,101 @@
+/**
+ * In-process microbenchmark of one mode's request path, without sockets: a mock request goes through
+ * the mode's listener (Express, the bridge, the Hono app, Node's ServerResponse header code) and the
+ * CPU time per request is measured. Much less noisy than wrk on a busy machine; use it to compare
+ * hot-path changes, and `npm run bench` for the published figures.
+ *
+ *   tsx bench/micro.ts <mode> <route> [seconds=2] [rounds=5]     → prints CPU ns/request per round
+ *
+ * Modes: express5-floor, bridge-express5, bridge-express4, hono-node-server-express5.
+ */
+import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http'
+import { Socket } from 'node:net'
+import { createRequire } from 'node:module'
+import express from 'express'
+import { getRequestListener } from '@hono/node-server'
+import { fetchBridge } from '../src/index.js'
+import { createHono, ECHO_BODY, rawHandler } from './app.js'
+
+const express4 = createRequire(__filename)('express4') as (...args: unknown[]) => any
+
+function inExpress5(mw: unknown): RequestListener {
+  const app = express()
+  app.use(mw as express.RequestHandler)
+  return app as unknown as RequestListener
+}
+
+const listeners: Record<string, () => RequestListener> = {
+  'node-raw': () => rawHandler,
+  'express5-floor': () => inExpress5(rawHandler),
+  'bridge-express5': () => inExpress5(fetchBridge(createHono())),
+  'bridge-express4': () => {
+    const app = express4()
+    app.use(fetchBridge(createHono()))
+    return app
+  },
+  'hono-node-server-express5': () => inExpress5(getRequestListener(createHono().fetch)),
+}
+
+const [mode, route = '/', secondsArg = '2', roundsArg = '5'] = process.argv.slice(2)
+if (!listeners[mode]) throw new Error(`mode must be one of ${Object.keys(listeners).join(', ')}`)
+const listener = listeners[mode]()
+const socket = new Socket()
+const post = route === '/echo'
+const body = Buffer.from(ECHO_BODY)
+const rawHeaders = ['Host', '127.0.0.1:3000', 'User-Agent', 'wrk', 'Accept', '*/*']
+if (post) rawHeaders.push('Content-Type', 'application/json', 'Content-Length', String(body.length))
+
+function once(): Promise<void> {
+  const req = new IncomingMessage(socket)
+  req.method = post ? 'POST' : 'GET'
+  req.url = route
+  req.rawHeaders = rawHeaders
+  const headers: Record<string, string> = {}
+  for (let i = 0; i < rawHeaders.length; i += 2) headers[rawHeaders[i].toLowerCase()] = rawHeaders[i + 1]
+  req.headers = headers
+  if (post) req.push(body)
+  req.push(null)
+  req.complete = true
+  // A high-water mark above the /stream body, since nothing drains a socketless response.
+  const res = new (ServerResponse as any)(req, { highWaterMark: 1 << 20 }) as ServerResponse
+  return new Promise<void>((resolve) => {
+    const end = res.end
+    res.end = function (this: ServerResponse, ...args: any[]) {
+      const r = (end as any).apply(this, args)
+      resolve()
+      return r
+    } as any
+    listener(req, res)
+  })
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+async function main(): Promise<void> {
+  const seconds = Number(secondsArg)
+  const rounds = Number(roundsArg)
+  // Warm up the JIT before measuring.
+  for (let i = 0; i < 20000; i++) {
+    await once()
+    if (i % 200 === 0) await tick()
+  }
+  const results: number[] = []
+  for (let r = 0; r < rounds; r++) {
+    const start = process.cpuUsage()
+    const t0 = Date.now()
+    let n = 0
+    while (Date.now() - t0 < seconds * 1000) {
+      for (let i = 0; i < 200; i++) await once()
+      n += 200
+      // Let nextTick callbacks and macrotasks run, or requests pile up in the tick queue.
+      await tick()
+    }
+    const used = process.cpuUsage(start)
+    results.push(((used.user + used.system) * 1000) / n)
+  }
+  results.sort((a, b) => a - b)
+  if (process.env.MICRO_MEM) console.log(process.memoryUsage())
+  console.log(`${mode} ${route}: median ${Math.round(results[results.length >> 1])} ns/req (rounds: ${results.map(Math.round).join(' ')})`)
+}
+
+main().then(() => process.exit(0))
