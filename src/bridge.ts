@@ -6,6 +6,7 @@ import {
   type FetchApp,
   type FetchBridgeOptions,
   type NextFunction,
+  type ResolvedOptions,
 } from './options.js'
 import { fallthroughFetch, isHonoLike, NOT_FOUND } from './fallthrough.js'
 import { failed, passOn, withListen } from './front-door.js'
@@ -56,34 +57,17 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const fetch = resolveFetch(app, opts.fallthrough)
   const { origin, keepMountPath, env: envFactory, fallback } = opts
 
+  const fallthrough = opts.fallthrough
+
+  // No closures on the synchronous path: respond() is a module function taking the request's parts.
   return withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
     if (opts.overrideGlobalObjects) installGlobalResponse()
-
-    const fail = (err: unknown) => failed(req, res, next, err)
-
-    const respond = (response: unknown) => {
-      if (response === undefined || response === null) {
-        if (opts.fallthrough) return passOn(req, res, next, fallback)
-        return fail(new TypeError('The app returned no Response'))
-      }
-      // The Hono clone's not-found handler ran and nothing turned its 404 into something else.
-      if ((env as Record<symbol, unknown>)[NOT_FOUND] === true && (response as Response).status === 404) {
-        return passOn(req, res, next, fallback)
-      }
-      let written: void | Promise<void>
-      try {
-        written = writeResponse(response as Response, req, res)
-      } catch (err) {
-        return fail(err)
-      }
-      if (written !== undefined) written.then(undefined, fail)
-    }
 
     let request: Request
     try {
       request = createRequest(req, res, origin, keepMountPath)
     } catch (err) {
-      if (err instanceof BadRequestError) return fail(err)
+      if (err instanceof BadRequestError) return failed(req, res, next, err)
       throw err
     }
     const env: object = envFactory === undefined
@@ -94,12 +78,41 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     try {
       result = fetch(request, env, executionContext)
     } catch (err) {
-      return fail(err)
+      return failed(req, res, next, err)
     }
     if (result !== null && typeof result === 'object' && typeof (result as Promise<unknown>).then === 'function') {
-      ;(result as Promise<unknown>).then(respond, fail)
+      ;(result as Promise<unknown>).then(
+        (response) => respond(response, req, res, next, env, fallthrough, fallback),
+        (err) => failed(req, res, next, err),
+      )
     } else {
-      respond(result)
+      respond(result, req, res, next, env, fallthrough, fallback)
     }
   })
+}
+
+function respond(
+  response: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: NextFunction | undefined,
+  env: object,
+  fallthrough: boolean,
+  fallback: ResolvedOptions['fallback'],
+): void {
+  if (response === undefined || response === null) {
+    if (fallthrough) return passOn(req, res, next, fallback)
+    return failed(req, res, next, new TypeError('The app returned no Response'))
+  }
+  // The Hono clone's not-found handler ran and nothing turned its 404 into something else.
+  if ((env as Record<symbol, unknown>)[NOT_FOUND] === true && (response as Response).status === 404) {
+    return passOn(req, res, next, fallback)
+  }
+  let written: void | Promise<void>
+  try {
+    written = writeResponse(response as Response, req, res)
+  } catch (err) {
+    return failed(req, res, next, err)
+  }
+  if (written !== undefined) written.then(undefined, (err: unknown) => failed(req, res, next, err))
 }
