@@ -15,10 +15,10 @@
 interface Shared {
   OriginalResponse: typeof Response
   LightResponse: typeof LightResponseImpl
-  lightState: (response: unknown) => LightState | undefined
+  fillLightState: (response: unknown, out: LightState) => boolean
   installGlobalResponse: () => void
 }
-const SHARED = Symbol.for('express-fetch-bridge/response@1')
+const SHARED = Symbol.for('express-fetch-bridge/response@2')
 const registered = (globalThis as { [SHARED]?: Shared })[SHARED]
 
 /** The platform's Response, captured before anything replaces the global. */
@@ -62,7 +62,7 @@ export function defaultContentType(body: FastBody): string | undefined {
 }
 
 // Filled in by the class's static block: module-internal access to private state for the serializer.
-let fastState!: (r: LightResponseImpl) => LightState | undefined
+let fastState!: (r: LightResponseImpl, out: LightState) => boolean
 let realOf!: (r: LightResponseImpl) => Response
 let brand!: (v: object) => boolean
 
@@ -137,18 +137,18 @@ class LightResponseImpl {
   static {
     realOf = (r) => r.#materialize()
     brand = (v) => #body in v
-    fastState = (r) =>
-      r.#real === undefined
-        ? {
-            status: r.#status,
-            statusText: r.#statusText,
-            body: r.#body,
-            headers: r.#headers,
-            init: r.#init,
-            headLength: r.#headLength,
-            headSource: r.#headSource,
-          }
-        : undefined
+    // Fills the caller's object: no allocation per response.
+    fastState = (r, out) => {
+      if (r.#real !== undefined) return false
+      out.status = r.#status
+      out.statusText = r.#statusText
+      out.body = r.#body
+      out.headers = r.#headers
+      out.init = r.#init
+      out.headLength = r.#headLength
+      out.headSource = r.#headSource
+      return true
+    }
   }
 
   /** True for real Responses and lightweight ones, so the global can be replaced safely. */
@@ -273,10 +273,8 @@ Object.defineProperty(LightResponseImpl, 'name', { value: 'LightResponse' })
 Object.setPrototypeOf(LightResponseImpl.prototype, OriginalResponse.prototype)
 Object.setPrototypeOf(LightResponseImpl, OriginalResponse)
 
-function localLightState(response: unknown): LightState | undefined {
-  return typeof response === 'object' && response !== null && brand(response)
-    ? fastState(response as LightResponseImpl)
-    : undefined
+function localFillLightState(response: unknown, out: LightState): boolean {
+  return typeof response === 'object' && response !== null && brand(response) && fastState(response as LightResponseImpl, out)
 }
 
 /** Byte length of a fixed body, or undefined for streams and null. */
@@ -306,7 +304,7 @@ function localInstall(): void {
 const shared: Shared = registered ?? {
   OriginalResponse,
   LightResponse: LightResponseImpl,
-  lightState: localLightState,
+  fillLightState: localFillLightState,
   installGlobalResponse: localInstall,
 }
 if (registered === undefined) {
@@ -320,8 +318,17 @@ if (registered === undefined) {
 export const LightResponse: typeof LightResponseImpl = shared.LightResponse
 export type LightResponse = LightResponseImpl
 
-/** Serializer access: the fast-path state, or undefined once a real Response exists. */
-export const lightState: (response: unknown) => LightState | undefined = shared.lightState
+/**
+ * Serializer access: copies the fast-path state into `out` and returns true, or returns false for
+ * anything but a LightResponse that has not been materialised. No allocation per response.
+ */
+export const fillLightState: (response: unknown, out: LightState) => boolean = shared.fillLightState
+
+/** The fast-path state as a new object, or undefined once a real Response exists (for inspection). */
+export function lightState(response: unknown): LightState | undefined {
+  const out = {} as LightState
+  return fillLightState(response, out) ? out : undefined
+}
 
 /** Replace `globalThis.Response` with {@link LightResponse} (idempotent). */
 export const installGlobalResponse: () => void = shared.installGlobalResponse
