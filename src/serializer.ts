@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { flattenHeaders, flattenInit, indexOfHeader, mergeWithOutgoing, removeHeader, type FlatHeaders } from './headers.js'
 import { drainAfterResponse } from './drain.js'
-import { defaultContentType, lightState, OriginalResponse, type FastBody } from './response.js'
+import { defaultContentType, fillLightState, OriginalResponse, type LightState } from './response.js'
 
 /**
  * Writes a fetch Response onto a Node ServerResponse.
@@ -21,27 +21,68 @@ function isNullBodyStatus(status: number): boolean {
 }
 
 function writeHead(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders): void {
-  if (res.getHeaderNames().length !== 0) {
-    // Earlier middleware set headers (Express's X-Powered-By at least). Node 20's writeHead then
-    // applies a flat list with setHeader, so a repeated name (two Set-Cookie) would keep only the
-    // last value: replace the earlier values ourselves and append every line.
+  if (needsMerge(res, flat)) {
+    // Node 20's writeHead applies a flat list with setHeader when earlier middleware set headers, so a
+    // repeated name (two Set-Cookie) would keep only the last value, and Set-Cookie/Vary need merging
+    // with the earlier values: replace the earlier values ourselves and append every line.
     mergeWithOutgoing(res, flat)
     for (let i = 0; i < flat.length; i += 2) res.removeHeader(flat[i])
     try {
       for (let i = 0; i < flat.length; i += 2) res.appendHeader(flat[i], flat[i + 1])
     } catch (err) {
-      // An invalid header name or value (CR/LF…): nothing was sent and the caller answers 500.
-      // Drop the app's headers set so far so the error page does not carry half of them.
-      for (let i = 0; i < flat.length; i += 2) res.removeHeader(flat[i])
+      dropHeaders(res, flat)
       throw err
     }
     if (statusText === '') res.writeHead(status)
     else res.writeHead(status, statusText)
     return
   }
-  // Without earlier headers Node validates the whole list before setting anything.
-  if (statusText === '') res.writeHead(status, flat)
-  else res.writeHead(status, statusText, flat)
+  // Common case: each name once, nothing to merge. Node replaces earlier values of these names
+  // (Express's X-Powered-By stays) and, without earlier headers, validates the list before setting any.
+  try {
+    if (statusText === '') res.writeHead(status, flat)
+    else res.writeHead(status, statusText, flat)
+  } catch (err) {
+    dropHeaders(res, flat)
+    throw err
+  }
+}
+
+/** After an invalid header name or value (CR/LF…) nothing was sent and the caller answers 500: drop
+ * the app's headers set so far so the error page does not carry half of them. */
+function dropHeaders(res: ServerResponse, flat: FlatHeaders): void {
+  if (res.headersSent) return
+  for (let i = 0; i < flat.length; i += 2) {
+    if (typeof flat[i] === 'string') {
+      try {
+        res.removeHeader(flat[i])
+      } catch {
+        // an invalid name was never set
+      }
+    }
+  }
+}
+
+/**
+ * Whether the app's headers need {@link mergeWithOutgoing} and one-by-one appending: framing headers
+ * set by earlier middleware, Set-Cookie/Vary already on `res`, or a name the app repeats. Costs a few
+ * length comparisons for the usual two or three headers (no getHeaderNames() array).
+ */
+function needsMerge(res: ServerResponse, flat: FlatHeaders): boolean {
+  if (res.hasHeader('content-length') || res.hasHeader('transfer-encoding')) return true
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i]
+    const len = name.length
+    if (len === 10 || len === 4) {
+      const lower = name.toLowerCase()
+      if ((lower === 'set-cookie' || lower === 'vary') && res.hasHeader(lower)) return true
+    }
+    for (let j = 0; j < i; j += 2) {
+      const other = flat[j]
+      if (other.length === len && (other === name || other.toLowerCase() === name.toLowerCase())) return true
+    }
+  }
+  return false
 }
 
 function toBuffer(body: ArrayBuffer | ArrayBufferView): Buffer {
@@ -70,20 +111,32 @@ function endFixed(req: IncomingMessage, res: ServerResponse, status: number, sta
  * Write `response` to `res`. Returns a promise only when the body is asynchronous (Blob, stream);
  * rejects (or throws) only before anything was sent, so the caller can still answer with an error.
  */
+// Reused for every response: filled and read synchronously at the top of writeResponse.
+const state: LightState = {
+  status: 200,
+  statusText: '',
+  body: null,
+  headers: undefined,
+  init: undefined,
+  headLength: undefined,
+  headSource: undefined,
+}
+
 export function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
-  const state = lightState(response)
-  if (state !== undefined) {
+  if (fillLightState(response, state)) {
+    const { status, statusText, body, headers, init, headLength, headSource } = state
+    // Do not keep the last response's body alive through the shared object.
+    state.body = null
+    state.headers = state.init = state.headSource = undefined
     const flat: FlatHeaders = []
-    let body: FastBody = state.body
-    if (state.headers !== undefined) flattenHeaders(state.headers, flat)
+    if (headers !== undefined) flattenHeaders(headers, flat)
     else {
-      flattenInit(state.init, flat)
+      flattenInit(init, flat)
       const type = body === null ? undefined : defaultContentType(body)
       if (type !== undefined && indexOfHeader(flat, 'content-type') === -1) flat.push('content-type', type)
     }
-    const { status, statusText } = state
     if (body === null) {
-      if (req.method === 'HEAD') return endHead(res, status, statusText, flat, state.headLength, state.headSource)
+      if (req.method === 'HEAD') return endHead(res, status, statusText, flat, headLength, headSource)
       return endFixed(req, res, status, statusText, flat, '')
     }
     if (typeof body === 'string') return endFixed(req, res, status, statusText, flat, body)
