@@ -10,13 +10,16 @@
  */
 import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http'
 import { Socket } from 'node:net'
+import path from 'node:path'
 import { createRequire } from 'node:module'
 import express from 'express'
 import { getRequestListener } from '@hono/node-server'
-import { fetchBridge } from '../src/index.js'
 import { createHono, ECHO_BODY, rawHandler } from './app.js'
 
-const express4 = createRequire(__filename)('express4') as (...args: unknown[]) => any
+const require = createRequire(__filename)
+const express4 = require('express4') as (...args: unknown[]) => any
+// MICRO_SRC=path/to/other/src/index.ts compares another copy of the bridge (e.g. before a change).
+const { fetchBridge } = require(process.env.MICRO_SRC ? path.resolve(process.env.MICRO_SRC) : '../src/index.js') as typeof import('../src/index.js')
 
 function inExpress5(mw: unknown): RequestListener {
   const app = express()
