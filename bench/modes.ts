@@ -21,6 +21,14 @@ export const MODES: ModeInfo[] = [
   // `http.createServer(fetchBridge(hono, { fallback: expressApp }))`. Flip `available` once the
   // `fallback` option exists and bench/server.ts's 'bridge-front-door' factory is filled in.
   { id: 'bridge-front-door', label: 'express-fetch-bridge front door (Express fallback)', fetch: true, available: false },
+  // Only with BENCH_BASELINE_SRC=path/to/another/src/index.ts: that copy of the bridge in Express 5,
+  // to measure a change before/after in the same interleaved rounds.
+  {
+    id: 'bridge-express5-baseline',
+    label: 'express-fetch-bridge in Express 5 (baseline copy)',
+    fetch: true,
+    available: Boolean(process.env.BENCH_BASELINE_SRC),
+  },
   { id: HONO_IN_EXPRESS, label: '@hono/node-server in Express 5', fetch: true, available: true },
   { id: 'whatwg-node-express5', label: '@whatwg-node/server in Express 5', fetch: true, available: true },
   { id: 'remix-express5', label: '@remix-run/node-fetch-server in Express 5', fetch: true, available: true },

@@ -14,6 +14,8 @@
  *   BENCH_ROUTES=/,/json  only these routes
  *   BENCH_CPU_PROF=dir    run the servers with --cpu-prof, profiles written to dir/<mode>/ on exit
  *                         (summarise the largest with `tsx bench/cpuprofile-top.ts <file>`)
+ *   BENCH_BASELINE_SRC=p  add a mode serving another copy of the bridge (p = its src/index.ts), e.g. the
+ *                         previous commit's, to compare a change in the same interleaved rounds
  *   BENCH_NO_PIN=1        do not pin with taskset
  *   BENCH_OUT=name        results basename in bench/results (default: latest for a full default run,
  *                         scratch otherwise, which git ignores)

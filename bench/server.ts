@@ -6,6 +6,7 @@
 import http, { type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
+import path from 'node:path'
 import express from 'express'
 import { getRequestListener, serve } from '@hono/node-server'
 import { createServerAdapter } from '@whatwg-node/server'
@@ -62,6 +63,10 @@ const factories: Record<string, Factory> = {
     // Placeholder: `http.createServer(fetchBridge(hono, { fallback: expressApp }))` once the
     // `fallback` option exists (see bench/modes.ts).
     throw new Error('bridge-front-door is not implemented yet')
+  },
+  'bridge-express5-baseline': () => {
+    const { fetchBridge: baseline } = createRequire(__filename)(path.resolve(process.env.BENCH_BASELINE_SRC!)) as typeof import('../src/index.js')
+    return express5With(baseline(createHono()))
   },
   'hono-node-server-express5': () => express5With(getRequestListener(createHono().fetch)),
   'whatwg-node-express5': () => express5With(createServerAdapter(createHono().fetch as any)),
