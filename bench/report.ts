@@ -56,16 +56,22 @@ function header(r: BenchResults): string {
   ].join('  \n')
 }
 
-/** The summary matrix (ratio to the floor per mode and route) plus one detail table per route. */
-export function markdown(r: BenchResults): string {
+/** Machine, date, command and the matrix of ratios to the floor (what README shows). */
+export function summary(r: BenchResults): string {
   const floorLabel = r.modes.find((m) => m.id === r.floor)!.label
-  const refLabel = r.modes.find((m) => m.id === r.reference)!.label
   const out: string[] = []
   out.push(header(r), '')
   out.push(`Median of per-round ratios to the ${floorLabel} (higher is better; 1.00 = the floor):`, '')
   out.push(`| Mode | ${r.routes.map((x) => x.name).join(' | ')} |`)
   out.push(`|---|${r.routes.map(() => '---:').join('|')}|`)
   for (const m of r.modes) out.push(`| ${m.label} | ${r.routes.map((x) => ratio(r.results[x.path][m.id].vsFloor)).join(' | ')} |`)
+  return out.join('\n') + '\n'
+}
+
+/** The summary plus one detail table per route. */
+export function markdown(r: BenchResults): string {
+  const refLabel = r.modes.find((m) => m.id === r.reference)!.label
+  const out: string[] = [summary(r).trimEnd()]
   for (const route of r.routes) {
     out.push('', `**${route.name}**`, '')
     out.push(`| Mode | req/s (median) | p99 ms (median) | × floor | × ${refLabel} | server CPU µs/req | × floor by CPU |`)
@@ -149,9 +155,19 @@ export function writeResults(dir: string, name: string, r: BenchResults, readme?
     const a = text.indexOf(START)
     const b = text.indexOf(END)
     if (a !== -1 && b > a) {
-      writeFileSync(readme, text.slice(0, a + START.length) + '\n' + md + text.slice(b))
+      writeFileSync(readme, text.slice(0, a + START.length) + '\n' + summary(r) + text.slice(b))
       files.push(readme)
     }
   }
   return { markdown: md, files }
+}
+
+// `tsx bench/report.ts bench/results/latest.json [--readme]`: re-render md/svg (and README) from the JSON.
+if (require.main === module) {
+  const file = process.argv[2]
+  if (!file) throw new Error('usage: tsx bench/report.ts <results.json> [--readme]')
+  const r = JSON.parse(readFileSync(file, 'utf8')) as BenchResults
+  const name = path.basename(file, '.json')
+  const readme = process.argv.includes('--readme') ? path.resolve(__dirname, '..', 'README.md') : undefined
+  console.log(writeResults(path.dirname(path.resolve(file)), name, r, readme).files.join('\n'))
 }
