@@ -6,6 +6,8 @@ export interface ModeInfo {
   fetch: boolean
   /** Modes not implemented yet stay listed (so the table has a place for them) but are skipped. */
   available: boolean
+  /** A mode this one is judged against (besides the floor and @hono/node-server in Express). */
+  compareTo?: string
 }
 
 export const FLOOR = 'express5-floor'
@@ -17,10 +19,23 @@ export const MODES: ModeInfo[] = [
   { id: 'express5-native', label: 'Express 5 native (res.send / res.json)', fetch: false, available: true },
   { id: 'bridge-express5', label: 'express-fetch-bridge in Express 5', fetch: true, available: true },
   { id: 'bridge-express4', label: 'express-fetch-bridge in Express 4', fetch: true, available: true },
-  // Future: the bridge as the server's front door, Express behind it as the fallback:
-  // `http.createServer(fetchBridge(hono, { fallback: expressApp }))`. Flip `available` once the
-  // `fallback` option exists and bench/server.ts's 'bridge-front-door' factory is filled in.
-  { id: 'bridge-front-door', label: 'express-fetch-bridge front door (Express fallback)', fetch: true, available: false },
+  // Front-door mode, `http.createServer(fetchBridge(hono, { fallback: expressApp }))`: Hono routes are
+  // served without entering Express (judged against @hono/node-server's own server), and requests
+  // no Hono route matches reach the Express app (judged against that Express app alone).
+  {
+    id: 'bridge-front-door',
+    label: 'express-fetch-bridge front door, Hono routes',
+    fetch: true,
+    available: true,
+    compareTo: 'hono-node-server-serve',
+  },
+  {
+    id: 'bridge-front-door-fallback',
+    label: 'express-fetch-bridge front door, falling back to Express',
+    fetch: false,
+    available: true,
+    compareTo: 'express5-native',
+  },
   // Only with BENCH_BASELINE_SRC=path/to/another/src/index.ts: that copy of the bridge in Express 5,
   // to measure a change before/after in the same interleaved rounds.
   {

@@ -20,6 +20,9 @@ export interface ModeResult {
   cpuUs: number
   /** Median per-round floor CPU/request ÷ this mode's: like vsFloor, but from CPU time, not wall time. */
   cpuVsFloor: number
+  /** The mode's own comparison (front-door modes), as a median of per-round req/s ratios. */
+  compareTo?: string
+  vsCompareTo?: number
   rounds: Sample[]
 }
 
@@ -65,6 +68,17 @@ export function summary(r: BenchResults): string {
   out.push(`| Mode | ${r.routes.map((x) => x.name).join(' | ')} |`)
   out.push(`|---|${r.routes.map(() => '---:').join('|')}|`)
   for (const m of r.modes) out.push(`| ${m.label} | ${r.routes.map((x) => ratio(r.results[x.path][m.id].vsFloor)).join(' | ')} |`)
+  const own = r.modes.filter((m) => r.routes.some((x) => r.results[x.path][m.id].compareTo !== undefined))
+  if (own.length) {
+    out.push('', 'Front-door mode against what it replaces (median of per-round ratios):', '')
+    out.push(`| Mode | against | ${r.routes.map((x) => x.name).join(' | ')} |`)
+    out.push(`|---|---|${r.routes.map(() => '---:').join('|')}|`)
+    for (const m of own) {
+      const ref = r.results[r.routes[0].path][m.id].compareTo!
+      const refLabel = r.modes.find((x) => x.id === ref)?.label ?? ref
+      out.push(`| ${m.label} | ${refLabel} | ${r.routes.map((x) => ratio(r.results[x.path][m.id].vsCompareTo ?? NaN)).join(' | ')} |`)
+    }
+  }
   return out.join('\n') + '\n'
 }
 

@@ -58,8 +58,8 @@ function pick<T>(all: T[], list: string | undefined, key: (t: T) => string, what
 
 const routes = pick(ROUTES, env.BENCH_ROUTES, (r) => r.path, 'route')
 let modes = pick(MODES.filter((m) => m.available), env.BENCH_MODES, (m) => m.id, 'mode')
-// The ratios need both references.
-for (const ref of [FLOOR, HONO_IN_EXPRESS]) {
+// The ratios need both references, and every mode's own comparison.
+for (const ref of [FLOOR, HONO_IN_EXPRESS, ...modes.flatMap((m) => (m.compareTo ? [m.compareTo] : []))]) {
   if (!modes.some((m) => m.id === ref)) modes = MODES.filter((m) => m.id === ref || modes.includes(m))
 }
 
@@ -139,6 +139,7 @@ const KNOWN_CONTENT_TYPE: Record<string, Record<string, { type: string; note: st
   },
 }
 KNOWN_CONTENT_TYPE['hono-node-server-serve'] = KNOWN_CONTENT_TYPE['hono-node-server-express5']
+KNOWN_CONTENT_TYPE['bridge-front-door-fallback'] = KNOWN_CONTENT_TYPE['express5-native']
 
 async function check(s: RunningServer, route: RouteInfo, notes: Set<string>): Promise<void> {
   const url = `http://127.0.0.1:${s.port}${route.path}`
@@ -300,6 +301,7 @@ async function main(): Promise<void> {
           cpuVsFloor: median(byMode[m.id].map((x, k) => byMode[FLOOR][k].cpuUs / x.cpuUs)),
           vsFloor: ratio(m.id, FLOOR),
           vsReference: ratio(m.id, HONO_IN_EXPRESS),
+          ...(m.compareTo ? { compareTo: m.compareTo, vsCompareTo: ratio(m.id, m.compareTo) } : {}),
           rounds: byMode[m.id],
         }
       }

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import express from 'express'
+import { Hono } from 'hono'
 import { getRequestListener, serve } from '@hono/node-server'
 import { createServerAdapter } from '@whatwg-node/server'
 import { createRequestListener } from '@remix-run/node-fetch-server'
@@ -19,17 +20,9 @@ const express4 = createRequire(__filename)('express4') as (...args: unknown[]) =
 
 type Factory = () => RequestListener | Promise<Server>
 
-function express5With(middleware: unknown): RequestListener {
+/** The bench routes answered by Express itself (res.send / res.json). */
+function expressNative(): express.Express {
   const app = express()
-  app.use(middleware as express.RequestHandler)
-  return app as unknown as RequestListener
-}
-
-const factories: Record<string, Factory> = {
-  'node-raw': () => rawHandler,
-  'express5-floor': () => express5With(rawHandler),
-  'express5-native': () => {
-    const app = express()
     app.get('/', (_req, res) => {
       res.set('x-foo', 'bar').type('text/plain;charset=UTF-8').send('foo')
     })
@@ -51,18 +44,31 @@ const factories: Record<string, Factory> = {
       for (let i = 0; i < STREAM_CHUNKS; i++) res.write(CHUNK)
       res.end()
     })
-    return app as unknown as RequestListener
-  },
+  return app
+}
+
+function express5With(middleware: unknown): RequestListener {
+  const app = express()
+  app.use(middleware as express.RequestHandler)
+  return app as unknown as RequestListener
+}
+
+const factories: Record<string, Factory> = {
+  'node-raw': () => rawHandler,
+  'express5-floor': () => express5With(rawHandler),
+  'express5-native': () => expressNative() as unknown as RequestListener,
   'bridge-express5': () => express5With(fetchBridge(createHono())),
   'bridge-express4': () => {
     const app = express4()
     app.use(fetchBridge(createHono()))
     return app as RequestListener
   },
-  'bridge-front-door': () => {
-    // Placeholder: `http.createServer(fetchBridge(hono, { fallback: expressApp }))` once the
-    // `fallback` option exists (see bench/modes.ts).
-    throw new Error('bridge-front-door is not implemented yet')
+  'bridge-front-door': () => fetchBridge(createHono(), { fallback: expressNative() }),
+  // A Hono app with routes elsewhere: every bench route falls back to the Express app.
+  'bridge-front-door-fallback': () => {
+    const hono = new Hono()
+    hono.get('/migrated/*', (c) => c.text('migrated'))
+    return fetchBridge(hono, { fallback: expressNative() })
   },
   'bridge-express5-baseline': () => {
     const { fetchBridge: baseline } = createRequire(__filename)(path.resolve(process.env.BENCH_BASELINE_SRC!)) as typeof import('../src/index.js')
