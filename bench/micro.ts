@@ -6,7 +6,8 @@
  *
  *   tsx bench/micro.ts <mode> <route> [seconds=2] [rounds=5]     → prints CPU ns/request per round
  *
- * Modes: express5-floor, bridge-express5, bridge-express4, hono-node-server-express5.
+ * Modes: node-raw, bridge-raw, hono-node-server-raw, express5-floor, bridge-express5, bridge-express4,
+ * hono-node-server-express5.
  */
 import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http'
 import { Socket } from 'node:net'
@@ -29,6 +30,9 @@ function inExpress5(mw: unknown): RequestListener {
 
 const listeners: Record<string, () => RequestListener> = {
   'node-raw': () => rawHandler,
+  // Without Express: what the bridge (and the Hono app) add on top of a raw node:http handler.
+  'bridge-raw': () => fetchBridge(createHono()) as RequestListener,
+  'hono-node-server-raw': () => getRequestListener(createHono().fetch),
   'express5-floor': () => inExpress5(rawHandler),
   'bridge-express5': () => inExpress5(fetchBridge(createHono())),
   'bridge-express4': () => {
