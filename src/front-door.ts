@@ -26,11 +26,20 @@ export function passOn(req: IncomingMessage, res: ServerResponse, next: NextFunc
 export function failed(req: IncomingMessage, res: ServerResponse, next: NextFunction | undefined, err: unknown): void {
   if (res.headersSent) {
     // Too late for an error page: cut the connection so the client sees an incomplete response.
-    if (!res.writableEnded) res.destroy(err instanceof Error ? err : undefined)
+    if (!res.writableEnded && !res.destroyed) res.destroy(err instanceof Error ? err : undefined)
+    // Still report it: Express error handlers get it with res.headersSent set (as Express does for
+    // its own routes, whose final handler then just closes the socket); without Express, log it.
+    if (next !== undefined) next(err)
+    else logError(err)
     return
   }
   if (next !== undefined) next(err)
   else answer(req, res, err)
+}
+
+function logError(err: unknown): void {
+  // Nobody else will see this error: log it, as Express's final handler does (quiet under tests).
+  if (process.env.NODE_ENV !== 'test') console.error(err instanceof Error ? err.stack : err)
 }
 
 /** What Express's final handler would answer: 404 without an error, else the error's 4xx/5xx status. */
@@ -40,10 +49,7 @@ function answer(req: IncomingMessage, res: ServerResponse, err: unknown): void {
     return
   }
   const status = err === undefined ? 404 : statusOf(err)
-  if (status >= 500 && process.env.NODE_ENV !== 'test') {
-    // Nobody else will see this error: log it, as Express's final handler does.
-    console.error(err instanceof Error ? err.stack : err)
-  }
+  if (status >= 500) logError(err)
   const body = err === undefined ? `Cannot ${req.method} ${req.url}` : STATUS_CODES[status] ?? 'Error'
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) })
   res.end(body)

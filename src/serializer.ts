@@ -271,9 +271,10 @@ async function pumpStream(
     if (!req.complete) drainAfterResponse(req)
   } catch (err) {
     batch.stop()
-    // Headers are out: the only honest signal left is an incomplete body.
-    if (!closed) res.destroy(err instanceof Error ? err : new Error(String(err)))
     reader.cancel(err).catch(() => {})
+    // Headers are out: the only honest signal left to the client is an incomplete body; the caller
+    // cuts the connection and reports the error (next(err) under Express).
+    if (!closed) throw err
   } finally {
     res.off('close', onClose)
   }
