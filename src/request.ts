@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { delegateRemaining } from './delegate.js'
 import { requestHeaders } from './headers.js'
 
 /**
@@ -486,26 +487,7 @@ export class LazyRequest {
 }
 
 // Every other Request member (cache, mode, keepalive…) comes from the real Request.
-for (const key of Object.getOwnPropertyNames(OriginalRequest.prototype)) {
-  if (key === 'constructor' || Object.prototype.hasOwnProperty.call(LazyRequest.prototype, key)) continue
-  const desc = Object.getOwnPropertyDescriptor(OriginalRequest.prototype, key)!
-  if (typeof desc.value === 'function') {
-    Object.defineProperty(LazyRequest.prototype, key, {
-      configurable: true,
-      writable: true,
-      value(this: LazyRequest, ...args: unknown[]) {
-        return (realOf(this) as any)[key](...args)
-      },
-    })
-  } else if (desc.get) {
-    Object.defineProperty(LazyRequest.prototype, key, {
-      configurable: true,
-      get(this: LazyRequest) {
-        return (realOf(this) as any)[key]
-      },
-    })
-  }
-}
+delegateRemaining(LazyRequest, OriginalRequest, realOf)
 Object.setPrototypeOf(LazyRequest.prototype, OriginalRequest.prototype)
 
 /** Build the lazy Request for a Node request. Throws {@link BadRequestError} for a bad Host/target. */

@@ -6,6 +6,8 @@
  * response cache; streams are kept too so the serializer can flush headers at once.
  */
 
+import { delegateRemaining } from './delegate.js'
+
 /**
  * State shared by every copy of this module in the process (the ESM and the CJS build can both be
  * loaded): one original Response, one lightweight class, one installer — otherwise a copy loaded
@@ -249,26 +251,7 @@ class LightResponseImpl {
 }
 
 // Members the platform may add later (e.g. `bytes()`) delegate to the real Response.
-for (const key of Object.getOwnPropertyNames(OriginalResponse.prototype)) {
-  if (key === 'constructor' || Object.prototype.hasOwnProperty.call(LightResponseImpl.prototype, key)) continue
-  const desc = Object.getOwnPropertyDescriptor(OriginalResponse.prototype, key)!
-  if (typeof desc.value === 'function') {
-    Object.defineProperty(LightResponseImpl.prototype, key, {
-      configurable: true,
-      writable: true,
-      value(this: LightResponseImpl, ...args: unknown[]) {
-        return (realOf(this) as any)[key](...args)
-      },
-    })
-  } else if (desc.get) {
-    Object.defineProperty(LightResponseImpl.prototype, key, {
-      configurable: true,
-      get(this: LightResponseImpl) {
-        return (realOf(this) as any)[key]
-      },
-    })
-  }
-}
+delegateRemaining(LightResponseImpl, OriginalResponse, realOf)
 Object.defineProperty(LightResponseImpl, 'name', { value: 'LightResponse' })
 Object.setPrototypeOf(LightResponseImpl.prototype, OriginalResponse.prototype)
 Object.setPrototypeOf(LightResponseImpl, OriginalResponse)
