@@ -107,9 +107,10 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    */
   origin?: string
   /**
-   * Extra bindings merged into `env` after `incoming` and `outgoing`.
+   * Extra bindings merged into `env` after `incoming` and `outgoing`. Called once per request.
+   * Annotate `req` (or pass the type argument) to get Express's request type.
    * @default undefined
-   * @example fetchBridge(app, { env: (req) => ({ user: req.user }) })
+   * @example fetchBridge(app, { env: (req: express.Request) => ({ requestId: req.get('x-request-id') }) })
    */
   env?: (req: Req, res: Res) => Record<string, unknown>
   /**
