@@ -76,6 +76,13 @@ hono.post('/upload/:how', async (c) => {
   }
   return c.text('read')
 })
+hono.get('/slow-stream', async (c) => {
+  // The client leaves before the app returns its stream: the producer must still be stopped.
+  const signal = c.req.raw.signal
+  watch(signal)
+  await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))
+  return c.body(endless())
+})
 hono.get('/after', (c) => c.text('after'))
 
 const servers: Array<[string, () => http.RequestListener]> = [
@@ -125,6 +132,20 @@ describe.each(servers)('under %s', (_name, make) => {
     })
     expect(await waitFor(() => seen.abortedAt !== undefined, 3000)).toBe(true)
     expect(seen.abortedAt! - leftAt).toBeLessThan(1000)
+    await stillServing()
+  })
+
+  test('client leaves before the app returned its stream: the stream is cancelled', async () => {
+    let leftAt = 0
+    await raw(server.port, (socket) => {
+      socket.write('GET /slow-stream HTTP/1.1\r\nHost: test\r\n\r\n')
+      setTimeout(() => {
+        leftAt = Date.now()
+        socket.destroy()
+      }, 50)
+    })
+    expect(await waitFor(() => seen.cancelledAt !== undefined, 3000)).toBe(true)
+    expect(seen.cancelledAt! - leftAt).toBeLessThan(1000)
     await stillServing()
   })
 

@@ -219,6 +219,11 @@ async function pumpStream(
     if (!req.complete) drainAfterResponse(req)
     return
   }
+  if (res.destroyed) {
+    // The client left while the app was working: its 'close' is past, so nothing would stop the producer.
+    stream.cancel().catch(ignore)
+    return
+  }
   const reader = stream.getReader()
   try {
     writeHead(res, status, statusText, flat)
