@@ -76,6 +76,18 @@ hono.post('/upload/:how', async (c) => {
   }
   return c.text('read')
 })
+hono.post('/upload-late/:how', async (c) => {
+  // The app reads the body only after the client has gone (e.g. after a slow auth check).
+  const signal = c.req.raw.signal
+  await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))
+  try {
+    await readers[c.req.param('how')](c.req.raw)
+    seen.readDone = true
+  } catch (err) {
+    seen.readError = err
+  }
+  return c.text('read')
+})
 hono.get('/slow-stream', async (c) => {
   // The client leaves before the app returns its stream: the producer must still be stopped.
   const signal = c.req.raw.signal
@@ -146,6 +158,20 @@ describe.each(servers)('under %s', (_name, make) => {
     })
     expect(await waitFor(() => seen.cancelledAt !== undefined, 3000)).toBe(true)
     expect(seen.cancelledAt! - leftAt).toBeLessThan(1000)
+    await stillServing()
+  })
+
+  // A small part of the body fits in Node's buffers, so the socket keeps being read and the disconnect is seen.
+  test.each(Object.keys(readers))('client left mid-upload before the app read the body: %s() rejects, no hang', async (how) => {
+    const type = how === 'formData' ? 'application/x-www-form-urlencoded' : 'application/json'
+    await raw(server.port, (socket) => {
+      socket.write(`POST /upload-late/${how} HTTP/1.1\r\nHost: test\r\nContent-Type: ${type}\r\nContent-Length: ${1024 * 1024}\r\n\r\n`)
+      socket.write(Buffer.alloc(8 * 1024, 97))
+      setTimeout(() => socket.destroy(), 100)
+    })
+    expect(await waitFor(() => seen.readError !== undefined || seen.readDone === true, 3000)).toBe(true)
+    expect(seen.readDone).toBeUndefined()
+    expect((seen.readError as Error).message).toMatch(/aborted|closed the connection/)
     await stillServing()
   })
 

@@ -157,6 +157,8 @@ function hasBody(req: IncomingMessage): boolean {
 export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     if (req.readableEnded) return resolve(Buffer.alloc(0))
+    // Already gone (the client left before the app read): no event will ever come.
+    if (req.destroyed) return reject(abortError('The client closed the connection before the body was read'))
     const chunks: Buffer[] = []
     let length = 0
     const onData = (chunk: Buffer) => {
@@ -198,6 +200,11 @@ export function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        if (req.destroyed) {
+          done = true
+          controller.error(abortError('The client closed the connection before the body was read'))
+          return
+        }
         req.on('data', (chunk: Buffer) => {
           if (done) return
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
