@@ -118,7 +118,8 @@ describe.each(servers)('under %s', (name, make) => {
     expect(head.rest.toString()).toBe(`http://127.0.0.1:${server.port}/url`)
   })
 
-  test.each(['[::bad', 'a b', 'evil.example/path', 'host:1:2', 'x@y'])('invalid Host %j → 400', async (host) => {
+  // The last five pass a character check but no URL parser accepts them (bad IPv4/IPv6, port, %-escape).
+  test.each(['[::bad', 'a b', 'evil.example/path', 'host:1:2', 'x@y', '999.1.1.1', '1.2.3.4.5', 'a:99999', '[1:2]', 'a%zz'])('invalid Host %j → 400', async (host) => {
     const result = await raw(server.port, `GET /url HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
     const head = parseHead(result.data)
     expect(head.status).toBe(400)

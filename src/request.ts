@@ -40,10 +40,13 @@ function isPlainTarget(target: string): boolean {
   return true
 }
 
-/** A Host header we can put in a URL unchanged: reg-name or IPv4, or an IPv6 literal, then `:port` (≤ 5 digits). */
+/** A Host header we can put in a URL unchanged: reg-name or IPv4, or an IPv6 literal, then `:port` (≤ 65535). */
 function isValidHost(host: string): boolean {
   const n = host.length
   let i = 0
+  // Set for what the character check cannot judge (IPv6 literal, %-escape, a numeric last label that
+  // is not a plain dotted quad): the URL parser decides, off the usual path.
+  let ask = false
   if (host.charCodeAt(0) === 91 /* '[' */) {
     i = 1
     for (; i < n; i++) {
@@ -54,20 +57,59 @@ function isValidHost(host: string): boolean {
     }
     if (i === 1 || i === n) return false
     i++
+    ask = true
   } else {
+    let label = 0
     for (; i < n; i++) {
       const c = host.charCodeAt(i)
       if (c > 127 || REG_NAME_CHARS[c] === 0) break
+      if (c === 37 /* '%' */) ask = true
+      else if (c === 46 /* '.' */ && i + 1 < n && host.charCodeAt(i + 1) !== 58) label = i + 1
     }
     if (i === 0) return false
+    const first = host.charCodeAt(label)
+    if (first >= 48 && first <= 57 && !isDottedQuad(host, i)) ask = true
   }
-  if (i === n) return true
-  if (host.charCodeAt(i) !== 58 /* ':' */ || n - i - 1 > 5) return false
-  for (i++; i < n; i++) {
+  if (i !== n) {
+    if (host.charCodeAt(i) !== 58 /* ':' */ || n - i - 1 > 5) return false
+    let port = 0
+    for (let j = i + 1; j < n; j++) {
+      const c = host.charCodeAt(j)
+      if (c < 48 || c > 57) return false
+      port = port * 10 + c - 48
+    }
+    if (port > 65535) return false
+  }
+  return !ask || parsesAsHost(host)
+}
+
+/** `a.b.c.d`, each part 0–255 in decimal, ending at `end`. */
+function isDottedQuad(host: string, end: number): boolean {
+  let parts = 1
+  let value = 0
+  let digits = 0
+  for (let i = 0; i < end; i++) {
     const c = host.charCodeAt(i)
-    if (c < 48 || c > 57) return false
+    if (c === 46 /* '.' */) {
+      if (digits === 0 || ++parts > 4) return false
+      value = digits = 0
+    } else if (c >= 48 && c <= 57 && ++digits <= 3) {
+      value = value * 10 + c - 48
+      if (value > 255) return false
+    } else {
+      return false
+    }
   }
-  return true
+  return parts === 4 && digits !== 0
+}
+
+function parsesAsHost(host: string): boolean {
+  try {
+    new URL(`http://${host}/`)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** Thrown for a request whose URL cannot be formed (bad Host, bad target): answered with 400. */
