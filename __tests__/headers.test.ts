@@ -127,3 +127,20 @@ describe("the caller's header objects are never mutated", () => {
     expect(JSON.stringify([...shared])).toBe(sharedBefore)
   })
 })
+
+describe('framing headers copied from another response', () => {
+  // `new Response(await upstream.arrayBuffer(), { headers: upstream.headers })`: the upstream was
+  // chunked, this body is fixed. Content-Length next to Transfer-Encoding is a framing conflict that
+  // proxies such as nginx reject.
+  test.each(['string', 'bytes', 'blob'])('a fixed %s body goes out with Content-Length only', async (kind) => {
+    const headers = { 'transfer-encoding': 'chunked', 'content-length': '999', 'content-type': 'text/plain' }
+    const body = kind === 'string' ? 'hello' : kind === 'bytes' ? new TextEncoder().encode('hello') : new Blob(['hello'])
+    for (const s of await both(() => new Response(body, { headers }))) {
+      const raw = await rawGet(s, '/')
+      const head = raw.slice(0, raw.indexOf('\r\n\r\n')).toLowerCase()
+      expect(head).toContain('content-length: 5\r\n')
+      expect(head).not.toContain('transfer-encoding')
+      expect(raw.slice(raw.indexOf('\r\n\r\n') + 4)).toBe('hello')
+    }
+  })
+})

@@ -91,11 +91,12 @@ function toBuffer(body: ArrayBuffer | ArrayBufferView): Buffer {
     : Buffer.from(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength)
 }
 
-/** Send a fixed body with an exact Content-Length (none for null-body statuses; 205 gets 0). */
+/** Send a fixed body with an exact Content-Length (none for null-body statuses; 205 gets 0), never chunked. */
 function endFixed(req: IncomingMessage, res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, data: string | Buffer): void {
+  // The body is fixed: framing headers copied from a chunked upstream response do not describe it.
   removeHeader(flat, 'content-length')
+  removeHeader(flat, 'transfer-encoding')
   if (isNullBodyStatus(status)) {
-    removeHeader(flat, 'transfer-encoding')
     writeHead(res, status, statusText, flat)
     res.end()
   } else {
