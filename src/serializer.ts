@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ServerResponse, type IncomingMessage } from 'node:http'
 import { flattenHeaders, flattenInit, indexOfHeader, mergeWithOutgoing, removeHeader, type FlatHeaders } from './headers.js'
 import { drainAfterResponse } from './drain.js'
 import { defaultContentType, fillLightState, OriginalResponse, type LightState } from './response.js'
@@ -20,8 +20,12 @@ function isNullBodyStatus(status: number): boolean {
   return status === 204 || status === 304 || (status >= 100 && status < 200)
 }
 
+// Middleware that wraps writeHead (on-headers ≤ 1.0.2, in morgan 1.10 and older compression and
+// express-session) reads an array argument as [name, value] pairs: give such wrappers no list.
+const nativeWriteHead = ServerResponse.prototype.writeHead
+
 function writeHead(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders): void {
-  if (needsMerge(res, flat)) {
+  if (res.writeHead !== nativeWriteHead || needsMerge(res, flat)) {
     // Node 20's writeHead applies a flat list with setHeader when earlier middleware set headers, so a
     // repeated name (two Set-Cookie) would keep only the last value, and Set-Cookie/Vary need merging
     // with the earlier values: replace the earlier values ourselves and append every line.
