@@ -67,8 +67,9 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     try {
       request = createRequest(req, res, origin, keepMountPath)
     } catch (err) {
-      if (err instanceof BadRequestError) return failed(req, res, next, err)
-      throw err
+      // `OPTIONS *` names no resource the app could route: not ours, like any unmatched request.
+      if (req.url === '*' && fallthrough && err instanceof BadRequestError) return passOn(req, res, next, fallback)
+      return failed(req, res, next, err)
     }
     const env: object = envFactory === undefined
       ? { incoming: req, outgoing: res }
