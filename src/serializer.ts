@@ -155,15 +155,32 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
   if (!(response instanceof OriginalResponse)) {
     throw new TypeError(`The app did not return a Response (got ${describe(response)})`)
   }
-  if (response.type === 'error') throw new TypeError('The app returned Response.error()')
+  const type = response.type
+  if (type === 'error') throw new TypeError('The app returned Response.error()')
   const flat: FlatHeaders = []
   flattenHeaders(response.headers, flat)
   const body = response.body
+  // A Response from fetch() (`return fetch(upstream)`) has a body the platform already decoded, but
+  // keeps the upstream's Content-Encoding and Content-Length: passed on, they would describe bytes the
+  // client never gets.
+  if (type !== 'default' && body !== null) dropDecodedFraming(flat)
   if (body === null) {
     if (req.method === 'HEAD') return endHead(res, response.status, response.statusText, flat, undefined, undefined)
     return endFixed(req, res, response.status, response.statusText, flat, '')
   }
   return pumpStream(res, req, response.status, response.statusText, flat, body)
+}
+
+// The codings fetch() decodes; with any other in the list it leaves the body as it came.
+const DECODED_CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br'])
+
+function dropDecodedFraming(flat: FlatHeaders): void {
+  const i = indexOfHeader(flat, 'content-encoding')
+  if (i === -1) return
+  const codings = flat[i + 1].toLowerCase().split(',')
+  for (const coding of codings) if (!DECODED_CODINGS.has(coding.trim())) return
+  removeHeader(flat, 'content-encoding')
+  removeHeader(flat, 'content-length')
 }
 
 /**
