@@ -260,6 +260,11 @@ async function pumpStream(
   const batch = new WriteBatch(res)
   batch.start()
   res.flushHeaders()
+  // A Content-Length the app declared for its stream must hold: a short or long body would leave a
+  // keep-alive client waiting for bytes, or reading the excess as the next response.
+  const declared = indexOfHeader(flat, 'content-length')
+  let remaining = declared === -1 ? -1 : Number(flat[declared + 1])
+  if (!(remaining >= 0)) remaining = -1
 
   let closed = false
   let wake: (() => void) | undefined
@@ -276,6 +281,9 @@ async function pumpStream(
       if (closed) return
       if (done) break
       if (value === undefined || value.byteLength === 0) continue
+      if (remaining !== -1 && (remaining -= value.byteLength) < 0) {
+        throw new RangeError('The response stream produced more bytes than its Content-Length')
+      }
       batch.start()
       const ok = res.write(value)
       if (!ok && !closed) {
@@ -293,6 +301,7 @@ async function pumpStream(
         wake = undefined
       }
     }
+    if (remaining > 0) throw new RangeError('The response stream ended before its Content-Length')
     batch.stop()
     res.end()
     if (!req.complete) drainAfterResponse(req)
