@@ -133,29 +133,28 @@ describe.each(servers)('under %s', (_name, make) => {
     await stillServing()
   })
 
-  test('client leaves before the app answered: request.signal aborts, the late answer is dropped quietly', async () => {
+  /** Send `GET path` and close the socket 50 ms later, before any answer; resolves with when it left. */
+  async function leaveAfterSending(path: string): Promise<number> {
     let leftAt = 0
     await raw(server.port, (socket) => {
-      socket.write('GET /slow HTTP/1.1\r\nHost: test\r\n\r\n')
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: test\r\n\r\n`)
       setTimeout(() => {
         leftAt = Date.now()
         socket.destroy()
       }, 50)
     })
+    return leftAt
+  }
+
+  test('client leaves before the app answered: request.signal aborts, the late answer is dropped quietly', async () => {
+    const leftAt = await leaveAfterSending('/slow')
     expect(await waitFor(() => seen.abortedAt !== undefined, 3000)).toBe(true)
     expect(seen.abortedAt! - leftAt).toBeLessThan(1000)
     await stillServing()
   })
 
   test('client leaves before the app returned its stream: the stream is cancelled', async () => {
-    let leftAt = 0
-    await raw(server.port, (socket) => {
-      socket.write('GET /slow-stream HTTP/1.1\r\nHost: test\r\n\r\n')
-      setTimeout(() => {
-        leftAt = Date.now()
-        socket.destroy()
-      }, 50)
-    })
+    const leftAt = await leaveAfterSending('/slow-stream')
     expect(await waitFor(() => seen.cancelledAt !== undefined, 3000)).toBe(true)
     expect(seen.cancelledAt! - leftAt).toBeLessThan(1000)
     await stillServing()
