@@ -67,25 +67,24 @@ const readers: Record<string, (req: Request) => Promise<unknown>> = {
   },
   formData: (req) => req.formData(),
 }
-hono.post('/upload/:how', async (c) => {
+/** Read the body the `how` way and record how that went. */
+async function readAndRecord(how: string, req: Request) {
   try {
-    await readers[c.req.param('how')](c.req.raw)
+    await readers[how](req)
     seen.readDone = true
   } catch (err) {
     seen.readError = err
   }
+}
+hono.post('/upload/:how', async (c) => {
+  await readAndRecord(c.req.param('how'), c.req.raw)
   return c.text('read')
 })
 hono.post('/upload-late/:how', async (c) => {
   // The app reads the body only after the client has gone (e.g. after a slow auth check).
   const signal = c.req.raw.signal
   await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))
-  try {
-    await readers[c.req.param('how')](c.req.raw)
-    seen.readDone = true
-  } catch (err) {
-    seen.readError = err
-  }
+  await readAndRecord(c.req.param('how'), c.req.raw)
   return c.text('read')
 })
 hono.get('/slow-stream', async (c) => {
