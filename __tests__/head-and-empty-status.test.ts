@@ -67,6 +67,16 @@ async function pipelined(port: number, first: string) {
   return { ...head, all: result.data.toString('latin1') }
 }
 
+/**
+ * The response has `status` and exactly these header values (undefined: absent), and nothing stands
+ * between its head and the pipelined next response.
+ */
+function expectHead(res: { status: number; headers: Record<string, unknown>; rest: Buffer }, status: number, headers: Record<string, string | null | undefined>) {
+  expect(res.status).toBe(status)
+  for (const [name, value] of Object.entries(headers)) expect([name, res.headers[name]]).toEqual([name, value])
+  expect(res.rest.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+}
+
 async function getHeaders(port: number, path: string) {
   const res = await fetch(`http://127.0.0.1:${port}${path}`)
   const body = await res.text()
@@ -80,57 +90,42 @@ describe.each([
   test.each(['/text', '/json'])('HEAD %s: same headers as GET, Content-Length of the GET body, no body', async (path) => {
     const get = await getHeaders(port(), path)
     const head = await pipelined(port(), `HEAD ${path}`)
-    expect(head.status).toBe(200)
-    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.body)))
-    expect(head.headers['content-type']).toBe(get.headers.get('content-type'))
-    expect(head.headers['transfer-encoding']).toBeUndefined()
-    // Nothing between the HEAD response's head and the next response.
-    expect(head.rest.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expectHead(head, 200, {
+      'content-length': String(Buffer.byteLength(get.body)),
+      'content-type': get.headers.get('content-type'),
+      'transfer-encoding': undefined,
+    })
     expect(countResponses(Buffer.from(head.all, 'latin1'))).toBe(2)
   })
 
   test('HEAD of a streamed body: no body, no made-up Content-Length, the stream is cancelled', async () => {
     const before = cancelled
     const head = await pipelined(port(), 'HEAD /stream')
-    expect(head.status).toBe(200)
-    expect(head.headers['content-type']).toBe('text/plain')
-    expect(head.headers['content-length']).toBeUndefined()
-    expect(head.rest.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expectHead(head, 200, { 'content-type': 'text/plain', 'content-length': undefined })
     expect(await waitFor(() => cancelled === before + 1, 1000)).toBe(true)
   })
 
   test('HEAD when the GET handler returns a real (platform) Response', async () => {
     const head = await pipelined(port(), 'HEAD /real')
-    expect(head.status).toBe(200)
-    expect(head.headers['x-real']).toBe('1')
-    expect(head.headers['content-length']).toBeUndefined()
-    expect(head.rest.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expectHead(head, 200, { 'x-real': '1', 'content-length': undefined })
   })
 })
 
 test('HEAD answered with a platform Response built like Hono does it: no made-up Content-Length', async () => {
   // `new Response(null, getResponse)` with the platform class has forgotten the length: say nothing, not 0.
   const head = await pipelined(plainServer.port, 'HEAD /platform-head')
-  expect(head.status).toBe(200)
-  expect(head.headers['content-type']).toBe('text/plain;charset=UTF-8')
-  expect(head.headers['content-length']).toBeUndefined()
-  expect(head.rest.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+  expectHead(head, 200, { 'content-type': 'text/plain;charset=UTF-8', 'content-length': undefined })
 })
 
 test('an app answering HEAD itself keeps its declared Content-Length', async () => {
   const head = await pipelined(plainServer.port, 'HEAD /declared')
-  expect(head.status).toBe(200)
-  expect(head.headers['content-length']).toBe('42')
-  expect(head.headers['x-kind']).toBe('declared')
-  expect(head.rest.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+  expectHead(head, 200, { 'content-length': '42', 'x-kind': 'declared' })
 })
 
 test('a plain app returning a stream for HEAD: no body and the stream is cancelled', async () => {
   const before = cancelled
   const head = await pipelined(plainServer.port, 'HEAD /stream')
-  expect(head.status).toBe(200)
-  expect(head.headers['content-length']).toBeUndefined()
-  expect(head.rest.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+  expectHead(head, 200, { 'content-length': undefined })
   expect(await waitFor(() => cancelled === before + 1, 1000)).toBe(true)
 })
 
@@ -143,10 +138,7 @@ describe.each([
 ])('%s', (_name, port, line, status) => {
   test('has no body and neither Content-Length nor Transfer-Encoding', async () => {
     const res = await pipelined(port(), line)
-    expect(res.status).toBe(status)
-    expect(res.headers['content-length']).toBeUndefined()
-    expect(res.headers['transfer-encoding']).toBeUndefined()
-    expect(res.rest.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expectHead(res, status, { 'content-length': undefined, 'transfer-encoding': undefined })
     expect(countResponses(Buffer.from(res.all, 'latin1'))).toBe(2)
   })
 })
@@ -158,8 +150,5 @@ test('304 keeps its validators', async () => {
 
 test('205 Reset Content: no body, framed as empty (Content-Length: 0)', async () => {
   const res = await pipelined(honoServer.port, 'GET /reset-content')
-  expect(res.status).toBe(205)
-  expect(res.headers['content-length']).toBe('0')
-  expect(res.headers['transfer-encoding']).toBeUndefined()
-  expect(res.rest.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+  expectHead(res, 205, { 'content-length': '0', 'transfer-encoding': undefined })
 })
