@@ -45,17 +45,22 @@ describe('handler.listen()', () => {
     }
   })
 
+  /** Track `server` for cleanup, wait until it listens, and give a keep-alive agent for it. */
+  async function started(server: Server) {
+    servers.push(server)
+    await once(server, 'listening')
+    const agent = new http.Agent({ keepAlive: true })
+    agents.push(agent)
+    return { agent, port: (server.address() as AddressInfo).port }
+  }
+
   it('creates an http.Server, listens with the arguments of server.listen() and returns it', async () => {
     let called = false
     const server = frontDoor().listen(0, '127.0.0.1', () => (called = true))
-    servers.push(server)
     expect(server).toBeInstanceOf(http.Server)
-    await once(server, 'listening')
+    const { agent, port } = await started(server)
     expect(called).toBe(true)
-    const { address, port } = server.address() as AddressInfo
-    expect(address).toBe('127.0.0.1')
-    const agent = new http.Agent({ keepAlive: true })
-    agents.push(agent)
+    expect((server.address() as AddressInfo).address).toBe('127.0.0.1')
     expect(await get(agent, port, '/moved')).toBe('200 hono moved')
     expect(await get(agent, port, '/legacy')).toBe('200 express legacy')
   })
@@ -79,11 +84,7 @@ describe('handler.listen()', () => {
 
   it('close() completes while keep-alive connections are idle (no need to wait for their timeout)', async () => {
     const server = frontDoor().listen(0, '127.0.0.1')
-    servers.push(server)
-    await once(server, 'listening')
-    const agent = new http.Agent({ keepAlive: true })
-    agents.push(agent)
-    const { port } = server.address() as AddressInfo
+    const { agent, port } = await started(server)
     expect(await get(agent, port, '/moved')).toBe('200 hono moved')
     expect(await get(agent, port, '/legacy')).toBe('200 express legacy')
     // Both answers reused one socket, which now sits idle in the agent.
@@ -97,12 +98,7 @@ describe('handler.listen()', () => {
   it('is there in middleware mode too (a bridge without fallback answers 404 for what Hono lacks)', async () => {
     const hono = new Hono()
     hono.get('/moved', (c) => c.text('hono moved'))
-    const server = fetchBridge(hono).listen(0, '127.0.0.1')
-    servers.push(server)
-    await once(server, 'listening')
-    const agent = new http.Agent({ keepAlive: true })
-    agents.push(agent)
-    const { port } = server.address() as AddressInfo
+    const { agent, port } = await started(fetchBridge(hono).listen(0, '127.0.0.1'))
     expect(await get(agent, port, '/moved')).toBe('200 hono moved')
     expect(await get(agent, port, '/legacy')).toBe('404 Cannot GET /legacy')
   })
