@@ -1,8 +1,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import zlib from 'node:zlib'
 import { createApp } from '../examples/streaming/app.js'
 import { runExample, type RunningExample } from './helpers/run-example.js'
+import { readSseBlocks } from './helpers/sse.js'
 
 interface Received {
   encoding: string | undefined
@@ -15,27 +15,18 @@ function readEvents(url: string): Promise<Received> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers: { 'accept-encoding': 'gzip', accept: 'text/event-stream' } }, (res) => {
       const encoding = res.headers['content-encoding']
-      const body = encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res
       const events: Received['events'] = []
-      let buffer = ''
-      body.setEncoding('utf8')
-      body.on('data', (chunk: string) => {
-        buffer += chunk
-        let end: number
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end)
-          buffer = buffer.slice(end + 2)
-          const event: Received['events'][number] = { data: '', at: Date.now() }
-          for (const line of block.split('\n')) {
-            const colon = line.indexOf(':')
-            const field = line.slice(0, colon)
-            const value = line.slice(colon + 1).trimStart()
-            if (field === 'data') event.data += value
-            else if (field === 'id') event.id = value
-            else if (field === 'event') event.event = value
-          }
-          events.push(event)
+      const body = readSseBlocks(res, (block) => {
+        const event: Received['events'][number] = { data: '', at: Date.now() }
+        for (const line of block.split('\n')) {
+          const colon = line.indexOf(':')
+          const field = line.slice(0, colon)
+          const value = line.slice(colon + 1).trimStart()
+          if (field === 'data') event.data += value
+          else if (field === 'id') event.id = value
+          else if (field === 'event') event.event = value
         }
+        events.push(event)
       })
       body.on('end', () => resolve({ encoding, contentType: res.headers['content-type'], events }))
       body.on('error', reject)

@@ -2,8 +2,8 @@
 // "Comparison with other bridges" table lists. The server for each is __tests__/fixtures/peer-server.ts
 // (same Hono app, same Express stack); the expectations below are what the pinned versions do.
 import http from 'node:http'
-import zlib from 'node:zlib'
 import { runExample, type RunningExample } from './helpers/run-example.js'
+import { readSseBlocks } from './helpers/sse.js'
 
 const PEERS = ['express-fetch-bridge', '@hono/node-server', '@whatwg-node/server', '@remix-run/node-fetch-server', 'srvx'] as const
 type Peer = (typeof PEERS)[number]
@@ -57,17 +57,9 @@ function readSse(url: string, timeoutMs = 5000): Promise<SseResult> {
     }
     const req = http.get(url, { headers: { 'accept-encoding': 'gzip' }, agent: false }, (res) => {
       encoding = res.headers['content-encoding']
-      const body = encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res
-      let buffer = ''
-      body.setEncoding('utf8')
-      body.on('data', (chunk: string) => {
-        buffer += chunk
-        let end: number
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const data = /^data: ?(.*)$/m.exec(buffer.slice(0, end))?.[1]
-          buffer = buffer.slice(end + 2)
-          if (data !== undefined) arrivals.push({ at: Date.now(), sentAt: JSON.parse(data).sentAt })
-        }
+      const body = readSseBlocks(res, (block) => {
+        const data = /^data: ?(.*)$/m.exec(block)?.[1]
+        if (data !== undefined) arrivals.push({ at: Date.now(), sentAt: JSON.parse(data).sentAt })
       })
       body.on('end', finish)
       body.on('error', finish)
