@@ -10,58 +10,46 @@ function urlApp() {
 }
 
 describe.each(expressVersions)('request origin on %s', (_name, express) => {
-  it('uses a fixed origin for every request, whatever Host or X-Forwarded-* say', async () => {
-    const app = express()
-    app.set('trust proxy', true)
-    app.use(fetchBridge(urlApp(), { origin: 'https://api.example.com' }))
-    await request(app)
-      .get('/where?q=1')
-      .set('Host', 'evil.example')
-      .set('X-Forwarded-Host', 'evil2.example')
-      .set('X-Forwarded-Proto', 'http')
-      .expect(200, 'https://api.example.com/where?q=1')
-  })
-
-  it('keeps only the origin part of the option', async () => {
-    const app = express()
-    app.use(fetchBridge(urlApp(), { origin: 'https://api.example.com:8443/ignored/path?x' }))
-    await request(app).get('/where').expect(200, 'https://api.example.com:8443/where')
-  })
-
-  it('uses the Host header and ignores X-Forwarded-* without trust proxy', async () => {
-    const app = express()
-    app.use(fetchBridge(urlApp()))
-    await request(app)
-      .get('/where')
-      .set('Host', 'shop.example:8080')
-      .set('X-Forwarded-Host', 'evil.example')
-      .set('X-Forwarded-Proto', 'https')
-      .expect(200, 'http://shop.example:8080/where')
-  })
-
-  it('follows X-Forwarded-Proto and X-Forwarded-Host (first value) with trust proxy on', async () => {
-    const app = express()
-    app.set('trust proxy', 'loopback')
-    app.use(fetchBridge(urlApp()))
-    await request(app)
-      .get('/where')
-      .set('Host', 'internal:3000')
-      .set('X-Forwarded-Host', 'public.example, proxy.internal')
-      .set('X-Forwarded-Proto', 'https, http')
-      .expect(200, 'https://public.example/where')
-  })
-
-  it('does not trust X-Forwarded-* from an address outside the trust proxy setting', async () => {
-    const app = express()
-    app.set('trust proxy', '10.0.0.1')
-    app.use(fetchBridge(urlApp()))
-    await request(app)
-      .get('/where')
-      .set('Host', 'internal:3000')
-      .set('X-Forwarded-Host', 'public.example')
-      .set('X-Forwarded-Proto', 'https')
-      .expect(200, 'http://internal:3000/where')
-  })
+  it.each([
+    {
+      title: 'uses a fixed origin for every request, whatever Host or X-Forwarded-* say',
+      trustProxy: true,
+      origin: 'https://api.example.com',
+      path: '/where?q=1',
+      headers: { Host: 'evil.example', 'X-Forwarded-Host': 'evil2.example', 'X-Forwarded-Proto': 'http' },
+      url: 'https://api.example.com/where?q=1',
+    },
+    {
+      title: 'keeps only the origin part of the option',
+      origin: 'https://api.example.com:8443/ignored/path?x',
+      url: 'https://api.example.com:8443/where',
+    },
+    {
+      title: 'uses the Host header and ignores X-Forwarded-* without trust proxy',
+      headers: { Host: 'shop.example:8080', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' },
+      url: 'http://shop.example:8080/where',
+    },
+    {
+      title: 'follows X-Forwarded-Proto and X-Forwarded-Host (first value) with trust proxy on',
+      trustProxy: 'loopback',
+      headers: { Host: 'internal:3000', 'X-Forwarded-Host': 'public.example, proxy.internal', 'X-Forwarded-Proto': 'https, http' },
+      url: 'https://public.example/where',
+    },
+    {
+      title: 'does not trust X-Forwarded-* from an address outside the trust proxy setting',
+      trustProxy: '10.0.0.1',
+      headers: { Host: 'internal:3000', 'X-Forwarded-Host': 'public.example', 'X-Forwarded-Proto': 'https' },
+      url: 'http://internal:3000/where',
+    },
+  ] as { title: string; trustProxy?: boolean | string; origin?: string; path?: string; headers?: Record<string, string>; url: string }[])(
+    '$title',
+    async ({ trustProxy, origin, path = '/where', headers = {}, url }) => {
+      const app = express()
+      if (trustProxy !== undefined) app.set('trust proxy', trustProxy)
+      app.use(fetchBridge(urlApp(), origin === undefined ? {} : { origin }))
+      await request(app).get(path).set(headers).expect(200, url)
+    },
+  )
 
   it('answers 400 for a Host header that cannot form a URL', async () => {
     const app = express()
