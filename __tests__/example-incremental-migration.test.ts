@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { createApp } from '../examples/incremental-migration/app.js'
 import { createDb } from '../examples/incremental-migration/db.js'
-import { runExample, type RunningExample } from './helpers/run-example.js'
+import { useExample } from './helpers/run-example.js'
 
 describe('examples/incremental-migration', () => {
   it('serves moved routes from Hono', async () => {
@@ -40,18 +40,12 @@ describe('examples/incremental-migration', () => {
   })
 
   describe('npm run example:incremental-migration', () => {
-    let running: RunningExample
-    beforeAll(async () => {
-      running = await runExample('examples/incremental-migration/server.ts')
-    })
-    afterAll(async () => {
-      await running?.stop()
-    })
+    const example = useExample('examples/incremental-migration/server.ts')
 
     it('answers from both sides', async () => {
-      const users = await fetch(running.url + '/users')
+      const users = await fetch(example().url + '/users')
       expect(users.headers.get('x-served-by')).toBe('hono')
-      const orders = await fetch(running.url + '/orders')
+      const orders = await fetch(example().url + '/orders')
       expect(orders.headers.get('x-served-by')).toBe('express')
       expect(await orders.json()).toEqual([{ id: 100, userId: 1, total: 42 }])
     })

@@ -1,6 +1,6 @@
 import request from 'supertest'
 import { createApp } from '../examples/shared-auth/app.js'
-import { runExample, type RunningExample } from './helpers/run-example.js'
+import { useExample } from './helpers/run-example.js'
 
 describe('examples/shared-auth', () => {
   const app = createApp({ secret: 'test-secret' })
@@ -31,17 +31,11 @@ describe('examples/shared-auth', () => {
   })
 
   describe('npm run example:shared-auth', () => {
-    let running: RunningExample
-    beforeAll(async () => {
-      running = await runExample('examples/shared-auth/server.ts')
-    })
-    afterAll(async () => {
-      await running?.stop()
-    })
+    const example = useExample('examples/shared-auth/server.ts')
 
     it('serves the authenticated routes', async () => {
-      expect((await fetch(running.url + '/api/profile')).status).toBe(401)
-      const res = await fetch(running.url + '/api/profile', { headers: { authorization: 'Bearer alice-token' } })
+      expect((await fetch(example().url + '/api/profile')).status).toBe(401)
+      const res = await fetch(example().url + '/api/profile', { headers: { authorization: 'Bearer alice-token' } })
       expect(await res.json()).toEqual({ id: 'alice', name: 'Alice', servedBy: 'hono' })
     })
   })

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createApp } from '../examples/streaming/app.js'
-import { runExample, type RunningExample } from './helpers/run-example.js'
+import { useExample } from './helpers/run-example.js'
 import { readSseBlocks } from './helpers/sse.js'
 
 interface Received {
@@ -78,16 +78,10 @@ describe('examples/streaming', () => {
   })
 
   describe('npm run example:streaming', () => {
-    let running: RunningExample
-    beforeAll(async () => {
-      running = await runExample('examples/streaming/server.ts', { EVENTS: '3', INTERVAL_MS: '400' })
-    })
-    afterAll(async () => {
-      await running?.stop()
-    })
+    const example = useExample('examples/streaming/server.ts', { EVENTS: '3', INTERVAL_MS: '400' })
 
     it('streams events from the spawned server', async () => {
-      expectStreamed(await readEvents(running.url + '/events'), 3, 400)
+      expectStreamed(await readEvents(example().url + '/events'), 3, 400)
     })
   })
 })

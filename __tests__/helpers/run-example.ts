@@ -52,3 +52,21 @@ export function runExample(script: string, env: Record<string, string> = {}, tim
     })
   })
 }
+
+/**
+ * Start the example once for the enclosing describe() block (beforeAll) and stop it afterwards
+ * (afterAll). Call the returned function inside a test to get the running example.
+ */
+export function useExample(script: string, env?: Record<string, string>): () => RunningExample {
+  let running: RunningExample | undefined
+  beforeAll(async () => {
+    running = await runExample(script, env)
+  })
+  afterAll(async () => {
+    await running?.stop()
+  })
+  return () => {
+    if (!running) throw new Error(`${script} is not running`)
+    return running
+  }
+}
