@@ -3,8 +3,8 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { Hono } from 'hono'
 import { fetchBridge, type HttpBindings } from '../src/index.js'
 import { expressVersions } from './helpers/express-versions.js'
-import { listen, rawRequest, request, sleep, type RawResponse, type Running } from './helpers/server.js'
-import { encoder, slowStream, timed } from './helpers/stream-timing.js'
+import { listen, rawRequest, request, type RawResponse, type Running } from './helpers/server.js'
+import { failingStream, slowStream, timed } from './helpers/stream-timing.js'
 
 describe.each(expressVersions)('front-door mode on %s', (_name, express) => {
   const calls = { middleware: 0, errorHandler: 0 }
@@ -223,17 +223,7 @@ describe('front-door errors that escape the app', () => {
 
   it('cut the connection when the app fails after the headers went out', async () => {
     const hono = new Hono()
-    hono.get('/broken', () =>
-      new Response(
-        new ReadableStream({
-          async start(controller) {
-            controller.enqueue(encoder.encode('partial'))
-            await sleep(20)
-            controller.error(new Error('stream failed'))
-          },
-        }),
-      ),
-    )
+    hono.get('/broken', () => new Response(failingStream('stream failed')))
     s = await listen(fetchBridge(hono, { fallback: (_req, res: ServerResponse) => res.end('fallback') }))
     await expect(request(`${s.url}/broken`)).rejects.toThrow(/aborted|socket hang up|ECONNRESET/)
   })

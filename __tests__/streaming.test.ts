@@ -5,7 +5,7 @@ import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { fetchBridge, OriginalResponse, type HttpBindings } from '../src/index.js'
 import { after, listen, sleep, type Running } from './helpers/server.js'
-import { encoder, slowStream, timed } from './helpers/stream-timing.js'
+import { encoder, failingStream, slowStream, timed } from './helpers/stream-timing.js'
 
 let server: Running
 beforeAll(async () => {
@@ -121,20 +121,7 @@ describe('backpressure and disconnects', () => {
   })
 
   test('a stream that fails after the headers cuts the response instead of ending it cleanly', async () => {
-    const s = await listen(
-      fetchBridge(
-        () =>
-          new Response(
-            new ReadableStream({
-              async start(controller) {
-                controller.enqueue(encoder.encode('partial'))
-                await sleep(20)
-                controller.error(new Error('boom'))
-              },
-            }),
-          ),
-      ),
-    )
+    const s = await listen(fetchBridge(() => new Response(failingStream('boom'))))
     try {
       const outcome = await new Promise<string>((resolve) => {
         const req = http.request(s.url, { agent: false }, (res) => {

@@ -16,6 +16,17 @@ export function slowStream(): ReadableStream<Uint8Array> {
   })
 }
 
+/** Sends 'partial' at once, then fails 20 ms later: the headers are out when the body errors. */
+export function failingStream(message: string): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    async start(controller) {
+      controller.enqueue(encoder.encode('partial'))
+      await sleep(20)
+      controller.error(new Error(message))
+    },
+  })
+}
+
 export interface Timing {
   headersAt: number
   firstChunkAt: number
