@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
+import { hasBody } from './request.js'
 
 /**
  * Request bodies the app left unread. Once the response is out, the rest of the body is read and
@@ -25,16 +26,9 @@ interface DrainState {
 
 type DrainingRequest = IncomingMessage & { [DRAIN]?: DrainState }
 
-function expectsBody(req: IncomingMessage): boolean {
-  const method = req.method
-  if (method === 'GET' || method === 'HEAD') return false
-  const headers = req.headers
-  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')
-}
-
 /** Call after `res.end()`: starts the bounded drain if the request body has not been read to its end. */
 export function drainAfterResponse(req: IncomingMessage): void {
-  if (req.complete || req.destroyed || !expectsBody(req)) return
+  if (req.complete || req.destroyed || !hasBody(req)) return
   const r = req as DrainingRequest
   if (r[DRAIN] !== undefined) return
   const timer = setTimeout(onDrainTimeout, DRAIN_MAX_MS, r)

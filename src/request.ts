@@ -188,7 +188,8 @@ export function requestUrl(req: ExpressLikeRequest, origin: string, keepMountPat
   return origin + url.pathname + url.search
 }
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether the request has body framing (GET/HEAD never do, as for a real Request). */
+export function hasBody(req: IncomingMessage): boolean {
   const method = req.method
   if (method === 'GET' || method === 'HEAD') return false
   const headers = req.headers
@@ -200,7 +201,7 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     if (req.readableEnded) return resolve(Buffer.alloc(0))
     // Already gone (the client left before the app read): no event will ever come.
-    if (req.destroyed) return reject(abortError('The client closed the connection before the body was read'))
+    if (req.destroyed) return reject(bodyAborted())
     const chunks: Buffer[] = []
     let length = 0
     const onData = (chunk: Buffer) => {
@@ -217,7 +218,7 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
     }
     const onClose = () => {
       cleanup()
-      if (!req.complete) reject(abortError('The client closed the connection before the body was read'))
+      if (!req.complete) reject(bodyAborted())
     }
     const cleanup = () => {
       req.off('data', onData)
@@ -236,6 +237,10 @@ function abortError(message: string): Error {
   return new DOMException(message, 'AbortError')
 }
 
+function bodyAborted(): Error {
+  return abortError('The client closed the connection before the body was read')
+}
+
 /** The request body as a web stream that pulls from the socket (backpressure through pause/resume). */
 export function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   let done = false
@@ -244,7 +249,7 @@ export function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
       start(controller) {
         if (req.destroyed) {
           done = true
-          controller.error(abortError('The client closed the connection before the body was read'))
+          controller.error(bodyAborted())
           return
         }
         req.on('data', (chunk: Buffer) => {
@@ -265,7 +270,7 @@ export function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
         req.once('close', () => {
           if (done || req.complete) return
           done = true
-          controller.error(abortError('The client closed the connection before the body was read'))
+          controller.error(bodyAborted())
         })
         req.pause()
       },

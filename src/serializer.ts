@@ -184,9 +184,10 @@ function dropDecodedFraming(flat: FlatHeaders): void {
 }
 
 /**
- * A bodiless answer to HEAD. With the length of the GET body it replaced (Hono's `new Response(null,
- * res)`) that length is sent; otherwise the app's own Content-Length, if any, is kept and none is made
- * up. A GET stream left behind is cancelled so its producer stops.
+ * A bodiless answer: to HEAD, or with a null-body status (no framing headers then). For HEAD, the length
+ * of the GET body it replaced (Hono's `new Response(null, res)`) is sent; otherwise the app's own
+ * Content-Length, if any, is kept and none is made up. A stream left behind is cancelled so its
+ * producer stops.
  */
 function endHead(
   res: ServerResponse,
@@ -228,16 +229,8 @@ async function pumpStream(
   stream: ReadableStream<Uint8Array>,
 ): Promise<void> {
   if (req.method === 'HEAD' || isNullBodyStatus(status)) {
-    if (isNullBodyStatus(status)) {
-      removeHeader(flat, 'content-length')
-      removeHeader(flat, 'transfer-encoding')
-    }
-    try {
-      writeHead(res, status, statusText, flat)
-    } finally {
-      stream.cancel().catch(ignore)
-    }
-    res.end()
+    // Bodiless answer (HEAD, 204, 304…): the stream is cancelled unread.
+    endHead(res, status, statusText, flat, undefined, stream)
     if (!req.complete) drainAfterResponse(req)
     return
   }
