@@ -10,7 +10,8 @@ import {
 } from './options.js'
 import { fallthroughFetch, isHonoLike, NOT_FOUND } from './fallthrough.js'
 import { failed, passOn, withListen } from './front-door.js'
-import { BadRequestError, createRequest } from './request.js'
+import { BadRequestError } from './errors.js'
+import { createRequest } from './request.js'
 import { installGlobalResponse } from './response.js'
 import { writeResponse } from './serializer.js'
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
-import { hasBody } from './request.js'
+import { hasBody } from './request-body.js'
 
 /**
  * Request bodies the app left unread. Once the response is out, the rest of the body is read and

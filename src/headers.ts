@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 
 /**
  * Request headers built from `rawHeaders`, so repeated headers (two `Cookie` or `X-Forwarded-For`
@@ -64,58 +64,5 @@ export function removeHeader(flat: FlatHeaders, lower: string): void {
   for (let i = flat.length - 2; i >= 0; i -= 2) {
     const name = flat[i]
     if (name.length === lower.length && name.toLowerCase() === lower) flat.splice(i, 2)
-  }
-}
-
-function asList(value: OutgoingHttpHeader): string[] {
-  return Array.isArray(value) ? value.map(String) : [String(value)]
-}
-
-/**
- * Combine headers that earlier middleware set on `res` (cors, helmet, `res.cookie()`) with the app's:
- * Set-Cookie lines are appended after the existing ones, Vary tokens are merged, and for any other
- * header the app's value replaces the earlier one. Content-Length and Transfer-Encoding set earlier are
- * dropped: only the app's Response can describe its body.
- */
-export function mergeWithOutgoing(res: ServerResponse, flat: FlatHeaders): void {
-  // Framing belongs to the app's Response: a length set earlier cannot describe its body.
-  if (res.hasHeader('content-length')) res.removeHeader('content-length')
-  if (res.hasHeader('transfer-encoding')) res.removeHeader('transfer-encoding')
-  let vary = -1
-  for (let i = 0; i < flat.length; i += 2) {
-    const name = flat[i]
-    if (name.length === 10 && name.toLowerCase() === 'set-cookie') {
-      const existing = res.getHeader('set-cookie')
-      if (existing !== undefined) {
-        // writeHead replaces a header named in its list: put the earlier cookies first.
-        const lines = asList(existing)
-        const extra: string[] = []
-        for (const line of lines) extra.push('set-cookie', line)
-        flat.splice(i, 0, ...extra)
-        res.removeHeader('set-cookie')
-        i += extra.length
-      }
-    } else if (name.length === 4 && name.toLowerCase() === 'vary') {
-      vary = i
-    }
-  }
-  if (vary !== -1) {
-    const existing = res.getHeader('vary')
-    if (existing !== undefined) {
-      const tokens: string[] = []
-      const seen = new Set<string>()
-      const add = (list: string) => {
-        for (const token of list.split(',')) {
-          const t = token.trim()
-          if (t !== '' && !seen.has(t.toLowerCase())) {
-            seen.add(t.toLowerCase())
-            tokens.push(t)
-          }
-        }
-      }
-      for (const v of asList(existing)) add(v)
-      add(flat[vary + 1])
-      flat[vary + 1] = seen.has('*') ? '*' : tokens.join(', ')
-    }
   }
 }

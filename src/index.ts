@@ -10,4 +10,4 @@ export type {
   NextFunction,
 } from './options.js'
 export { LightResponse, installGlobalResponse, OriginalResponse } from './response.js'
-export { BadRequestError } from './request.js'
+export { BadRequestError } from './errors.js'

@@ -1,0 +1,130 @@
+import { ServerResponse, type OutgoingHttpHeader } from 'node:http'
+import type { FlatHeaders } from './headers.js'
+
+/**
+ * How the app's headers meet the ones earlier middleware already set on `res`: when a merge is needed,
+ * the merge rules (Set-Cookie appended, Vary merged, framing dropped), the write, and the rollback
+ * after an invalid header.
+ */
+
+// Middleware that wraps writeHead (on-headers ≤ 1.0.2, in morgan 1.10 and older compression and
+// express-session) reads an array argument as [name, value] pairs: give such wrappers no list.
+const nativeWriteHead = ServerResponse.prototype.writeHead
+
+export function writeHead(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders): void {
+  if (res.writeHead !== nativeWriteHead || needsMerge(res, flat)) {
+    // Node 20's writeHead applies a flat list with setHeader when earlier middleware set headers, so a
+    // repeated name (two Set-Cookie) would keep only the last value, and Set-Cookie/Vary need merging
+    // with the earlier values: replace the earlier values ourselves and append every line.
+    mergeWithOutgoing(res, flat)
+    for (let i = 0; i < flat.length; i += 2) res.removeHeader(flat[i])
+    try {
+      for (let i = 0; i < flat.length; i += 2) res.appendHeader(flat[i], flat[i + 1])
+    } catch (err) {
+      dropHeaders(res, flat)
+      throw err
+    }
+    if (statusText === '') res.writeHead(status)
+    else res.writeHead(status, statusText)
+    return
+  }
+  // Common case: each name once, nothing to merge. Node replaces earlier values of these names
+  // (Express's X-Powered-By stays) and, without earlier headers, validates the list before setting any.
+  try {
+    if (statusText === '') res.writeHead(status, flat)
+    else res.writeHead(status, statusText, flat)
+  } catch (err) {
+    dropHeaders(res, flat)
+    throw err
+  }
+}
+
+/** After an invalid header name or value (CR/LF…) nothing was sent and the caller answers 500: drop
+ * the app's headers set so far so the error page does not carry half of them. */
+function dropHeaders(res: ServerResponse, flat: FlatHeaders): void {
+  if (res.headersSent) return
+  for (let i = 0; i < flat.length; i += 2) {
+    if (typeof flat[i] === 'string') {
+      try {
+        res.removeHeader(flat[i])
+      } catch {
+        // an invalid name was never set
+      }
+    }
+  }
+}
+
+/**
+ * Whether the app's headers need {@link mergeWithOutgoing} and one-by-one appending: framing headers
+ * set by earlier middleware, Set-Cookie/Vary already on `res`, or a name the app repeats. Costs a few
+ * length comparisons for the usual two or three headers (no getHeaderNames() array).
+ */
+function needsMerge(res: ServerResponse, flat: FlatHeaders): boolean {
+  if (res.hasHeader('content-length') || res.hasHeader('transfer-encoding')) return true
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i]
+    const len = name.length
+    if (len === 10 || len === 4) {
+      const lower = name.toLowerCase()
+      if ((lower === 'set-cookie' || lower === 'vary') && res.hasHeader(lower)) return true
+    }
+    for (let j = 0; j < i; j += 2) {
+      const other = flat[j]
+      if (other.length === len && (other === name || other.toLowerCase() === name.toLowerCase())) return true
+    }
+  }
+  return false
+}
+
+function asList(value: OutgoingHttpHeader): string[] {
+  return Array.isArray(value) ? value.map(String) : [String(value)]
+}
+
+/**
+ * Combine headers that earlier middleware set on `res` (cors, helmet, `res.cookie()`) with the app's:
+ * Set-Cookie lines are appended after the existing ones, Vary tokens are merged, and for any other
+ * header the app's value replaces the earlier one. Content-Length and Transfer-Encoding set earlier are
+ * dropped: only the app's Response can describe its body.
+ */
+export function mergeWithOutgoing(res: ServerResponse, flat: FlatHeaders): void {
+  // Framing belongs to the app's Response: a length set earlier cannot describe its body.
+  if (res.hasHeader('content-length')) res.removeHeader('content-length')
+  if (res.hasHeader('transfer-encoding')) res.removeHeader('transfer-encoding')
+  let vary = -1
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i]
+    if (name.length === 10 && name.toLowerCase() === 'set-cookie') {
+      const existing = res.getHeader('set-cookie')
+      if (existing !== undefined) {
+        // writeHead replaces a header named in its list: put the earlier cookies first.
+        const lines = asList(existing)
+        const extra: string[] = []
+        for (const line of lines) extra.push('set-cookie', line)
+        flat.splice(i, 0, ...extra)
+        res.removeHeader('set-cookie')
+        i += extra.length
+      }
+    } else if (name.length === 4 && name.toLowerCase() === 'vary') {
+      vary = i
+    }
+  }
+  if (vary !== -1) {
+    const existing = res.getHeader('vary')
+    if (existing !== undefined) {
+      const tokens: string[] = []
+      const seen = new Set<string>()
+      const add = (list: string) => {
+        for (const token of list.split(',')) {
+          const t = token.trim()
+          if (t !== '' && !seen.has(t.toLowerCase())) {
+            seen.add(t.toLowerCase())
+            tokens.push(t)
+          }
+        }
+      }
+      for (const v of asList(existing)) add(v)
+      add(flat[vary + 1])
+      flat[vary + 1] = seen.has('*') ? '*' : tokens.join(', ')
+    }
+  }
+}

@@ -1,0 +1,141 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { drainAfterResponse } from './drain.js'
+import { endHead, ignore, isNullBodyStatus } from './fixed-body.js'
+import { indexOfHeader, type FlatHeaders } from './headers.js'
+import { writeHead } from './outgoing-headers.js'
+
+/** Stream bodies: headers flushed at once, chunks pumped with backpressure and batched per event-loop turn. */
+
+/** Node's `res.flush()` from the compression middleware. */
+type FlushableResponse = ServerResponse & { flush?: () => void }
+export async function pumpStream(
+  req: IncomingMessage,
+  res: FlushableResponse,
+  status: number,
+  statusText: string,
+  flat: FlatHeaders,
+  stream: ReadableStream<Uint8Array>,
+): Promise<void> {
+  if (req.method === 'HEAD' || isNullBodyStatus(status)) {
+    // Bodiless answer (HEAD, 204, 304…): the stream is cancelled unread.
+    endHead(res, status, statusText, flat, undefined, stream)
+    if (!req.complete) drainAfterResponse(req)
+    return
+  }
+  if (res.destroyed) {
+    // The client left while the app was working: its 'close' is past, so nothing would stop the producer.
+    stream.cancel().catch(ignore)
+    return
+  }
+  const reader = stream.getReader()
+  try {
+    writeHead(res, status, statusText, flat)
+  } catch (err) {
+    // Invalid header from the app: nothing was sent, so the caller answers 500; stop the producer.
+    reader.cancel(err).catch(ignore)
+    throw err
+  }
+  // Headers go out at once (an SSE or long-poll client must see them before the first event), but in
+  // the same write as the chunks the stream already holds: the socket stays corked until
+  // setImmediate, after this turn's promise jobs, so 16 queued chunks cost one writev, not 17 writes.
+  const batch = new WriteBatch(res)
+  batch.start()
+  res.flushHeaders()
+  // A Content-Length the app declared for its stream must hold: a short or long body would leave a
+  // keep-alive client waiting for bytes, or reading the excess as the next response.
+  const declared = indexOfHeader(flat, 'content-length')
+  let remaining = declared === -1 ? -1 : Number(flat[declared + 1])
+  if (!(remaining >= 0)) remaining = -1
+
+  let closed = false
+  let wake: (() => void) | undefined
+  const onClose = () => {
+    closed = true
+    batch.stop()
+    reader.cancel().catch(() => {})
+    wake?.()
+  }
+  res.once('close', onClose)
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (closed) return
+      if (done) break
+      if (value === undefined || value.byteLength === 0) continue
+      if (remaining !== -1 && (remaining -= value.byteLength) < 0) {
+        throw new RangeError('The response stream produced more bytes than its Content-Length')
+      }
+      batch.start()
+      const ok = res.write(value)
+      if (!ok && !closed) {
+        // Nothing drains a corked socket: send what we have, then wait.
+        batch.flush()
+        await new Promise<void>((resolve) => {
+          wake = resolve
+          res.once('drain', resolve)
+        })
+        if (closed) {
+          // Woken by 'close': the 'drain' that will never come must not keep its listener.
+          res.off('drain', wake!)
+          return
+        }
+        wake = undefined
+      }
+    }
+    if (remaining > 0) throw new RangeError('The response stream ended before its Content-Length')
+    batch.stop()
+    res.end()
+    if (!req.complete) drainAfterResponse(req)
+  } catch (err) {
+    batch.stop()
+    reader.cancel(err).catch(() => {})
+    // Headers are out: the only honest signal left to the client is an incomplete body; the caller
+    // cuts the connection and reports the error (next(err) under Express).
+    if (!closed) throw err
+  } finally {
+    res.off('close', onClose)
+  }
+}
+
+/**
+ * Corks the response's socket for the rest of the current event-loop turn, so writes issued by
+ * promise jobs of this turn (chunks a stream already holds) leave in one writev; `res.flush()` (the
+ * compression middleware's) runs once per batch.
+ */
+class WriteBatch {
+  #res: FlushableResponse
+  #timer: NodeJS.Immediate | undefined = undefined
+
+  constructor(res: FlushableResponse) {
+    this.#res = res
+  }
+
+  start(): void {
+    if (this.#timer !== undefined) return
+    this.#res.cork()
+    this.#timer = setImmediate(WriteBatch.#onImmediate, this)
+  }
+
+  /** Uncork now and flush the compressor. */
+  flush(): void {
+    if (this.#timer === undefined) return
+    clearImmediate(this.#timer)
+    this.#timer = undefined
+    this.#res.uncork()
+    this.#res.flush?.()
+  }
+
+  /** Uncork without flushing (before end(), destroy() or after 'close'). */
+  stop(): void {
+    if (this.#timer === undefined) return
+    clearImmediate(this.#timer)
+    this.#timer = undefined
+    this.#res.uncork()
+  }
+
+  static #onImmediate(batch: WriteBatch): void {
+    batch.#timer = undefined
+    batch.#res.uncork()
+    batch.#res.flush?.()
+  }
+}
