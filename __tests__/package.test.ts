@@ -1,30 +1,25 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { packed, root, type Packed } from './helpers/packed'
 
-// Builds the package, packs it and loads the tarball from a fresh project, as a user would.
-const root = path.resolve(__dirname, '..')
+// Loads the packed tarball from a fresh project, as a user would.
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
-let dir: string
+let pack: Packed
 let project: string
 
 const node = (file: string) =>
   execFileSync(process.execPath, [file], { cwd: project, encoding: 'utf8', timeout: 30_000 }).trim()
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'efb-pack-'))
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'pipe' })
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-  const tarball = path.join(dir, JSON.parse(out)[0].filename)
-  project = path.join(dir, 'project')
-  const target = path.join(project, 'node_modules', 'express-fetch-bridge')
-  mkdirSync(target, { recursive: true })
-  // Installing = unpacking the tarball's package/ folder (no network, no registry).
-  execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'])
+  pack = packed()
+  project = mkdtempSync(path.join(tmpdir(), 'efb-project-'))
+  mkdirSync(path.join(project, 'node_modules'))
+  symlinkSync(pack.dir, path.join(project, 'node_modules', 'express-fetch-bridge'), 'dir')
   writeFileSync(path.join(project, 'package.json'), '{"name":"consumer","private":true}\n')
-}, 120_000)
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+}, 200_000)
+afterAll(() => rmSync(project, { recursive: true, force: true }))
 
 // Serves one request through the bridge and prints what the client saw.
 const serveOnce = (load: string) => `
@@ -41,26 +36,22 @@ const http = require('node:http')
 `
 
 describe('the packed package', () => {
-  test('contains the builds and the sources, but no tests', () => {
-    const files = execFileSync('find', ['.', '-type', 'f'], { cwd: path.join(project, 'node_modules', 'express-fetch-bridge'), encoding: 'utf8' })
-    expect(files).toContain('./dist/esm/index.js')
-    expect(files).toContain('./dist/cjs/index.js')
-    expect(files).toContain('./dist/esm/index.d.ts')
-    expect(files).toContain('./dist/cjs/index.d.ts')
-    expect(files).not.toContain('__tests__')
+  it('contains the builds and the sources, but no tests', () => {
+    expect(pack.files).toEqual(expect.arrayContaining(['dist/esm/index.js', 'dist/cjs/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.d.ts', 'src/index.ts']))
+    expect(pack.files.filter((file) => file.includes('__tests__'))).toEqual([])
   })
 
-  test('require() works and serves a request', () => {
+  it('require() works and serves a request', () => {
     writeFileSync(path.join(project, 'cjs.cjs'), serveOnce("require('express-fetch-bridge')"))
     expect(JSON.parse(node('cjs.cjs'))).toEqual({ status: 200, length: '16', text: 'hi from function' })
   })
 
-  test('import() works and serves a request', () => {
+  it('import() works and serves a request', () => {
     writeFileSync(path.join(project, 'esm.mjs'), serveOnce("await import('express-fetch-bridge')").replace("const http = require('node:http')", "import http from 'node:http'"))
     expect(JSON.parse(node('esm.mjs'))).toEqual({ status: 200, length: '16', text: 'hi from function' })
   })
 
-  test('both builds loaded in one process share one Response class and fast path', () => {
+  it('both builds loaded in one process share one Response class and fast path', () => {
     writeFileSync(
       path.join(project, 'dual.mjs'),
       `import { createRequire } from 'node:module'
@@ -81,18 +72,47 @@ const server = http.createServer((req, res) => bridge(req, res)).listen(0, async
     expect(JSON.parse(node('dual.mjs'))).toEqual({ same: true, platform: 'Response', length: '4', text: 'dual' })
   })
 
-  test('the exports map gives types for both import and require', () => {
+  it('both builds loaded in one process export the same classes: instanceof holds across them', () => {
+    writeFileSync(
+      path.join(project, 'classes.mjs'),
+      `import { createRequire } from 'node:module'
+import http from 'node:http'
+import net from 'node:net'
+const require = createRequire(import.meta.url)
+const esm = await import('express-fetch-bridge')
+const cjs = require('express-fetch-bridge')
+const isClass = (v) => typeof v === 'function' && /^class\\b/.test(Function.prototype.toString.call(v))
+const classes = Object.keys(esm).filter((name) => isClass(esm[name]) || isClass(cjs[name])).sort()
+const differing = classes.filter((name) => esm[name] !== cjs[name])
+// The CJS build rejects a bad Host; an error handler written against the ESM build must recognise it.
+const bridge = cjs.fetchBridge(() => new Response('unreachable'))
+const server = http.createServer((req, res) => bridge(req, res, (err) => {
+  console.log(JSON.stringify({ classes, differing, name: err?.name, esm: err instanceof esm.BadRequestError, cjs: err instanceof cjs.BadRequestError }))
+  res.end()
+  server.close()
+})).listen(0, () => {
+  const socket = net.connect(server.address().port, '127.0.0.1', () => socket.end('GET / HTTP/1.1\\r\\nHost: [::bad\\r\\nConnection: close\\r\\n\\r\\n'))
+  socket.resume()
+})
+`,
+    )
+    const result = JSON.parse(node('classes.mjs'))
+    expect(result.classes).toEqual(expect.arrayContaining(['BadRequestError', 'LightResponse']))
+    expect(result).toEqual({ classes: result.classes, differing: [], name: 'BadRequestError', esm: true, cjs: true })
+  })
+
+  it('the exports map gives types for both import and require', () => {
     const exp = pkg.exports['.']
     expect(exp.import.types).toBe('./dist/esm/index.d.ts')
     expect(exp.require.types).toBe('./dist/cjs/index.d.ts')
     expect(Object.keys(exp.import)[0]).toBe('types')
     expect(Object.keys(exp.require)[0]).toBe('types')
-    const types = readFileSync(path.join(project, 'node_modules', 'express-fetch-bridge', 'dist', 'esm', 'index.d.ts'), 'utf8')
+    const types = readFileSync(path.join(pack.dir, 'dist', 'esm', 'index.d.ts'), 'utf8')
     expect(types).toMatch(/fetchBridge/)
     expect(types).toMatch(/HttpBindings/)
   })
 
-  test('no runtime dependencies', () => {
+  it('no runtime dependencies', () => {
     expect(pkg.dependencies ?? {}).toEqual({})
   })
 })

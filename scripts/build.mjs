@@ -15,10 +15,17 @@ writeFileSync('dist/cjs/package.json', JSON.stringify({ type: 'commonjs' }) + '\
 
 // Declaration emit drops the @ts-ignore above the optional `express` type import: put it back, so
 // projects without @types/express (and without skipLibCheck) still compile; the types fall back then.
+// The declaration map gets an empty line there too, so "Go to definition" stays on the right line.
 for (const dir of ['dist/esm', 'dist/cjs']) {
   const file = `${dir}/options.d.ts`
-  const text = readFileSync(file, 'utf8')
-  const fixed = text.replace(/^(import type \{[^}]*\} from 'express';)$/m, '// @ts-ignore -- optional peer\n$1')
-  if (fixed === text) throw new Error(`build: express type import not found in ${file}`)
-  writeFileSync(file, fixed)
+  const lines = readFileSync(file, 'utf8').split('\n')
+  const at = lines.findIndex((line) => /^import type \{[^}]*\} from 'express';$/.test(line))
+  if (at < 0) throw new Error(`build: express type import not found in ${file}`)
+  lines.splice(at, 0, '// @ts-ignore -- optional peer')
+  writeFileSync(file, lines.join('\n'))
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'))
+  const groups = map.mappings.split(';')
+  groups.splice(at, 0, '')
+  map.mappings = groups.join(';')
+  writeFileSync(`${file}.map`, JSON.stringify(map))
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import type { HeadersInit } from './fetch-types.js'
 
 /**
  * Request headers built from `rawHeaders`, so repeated headers (two `Cookie` or `X-Forwarded-For`

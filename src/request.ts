@@ -4,6 +4,7 @@ import { requestHeaders } from './headers.js'
 import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from './rebuilt-body.js'
 import { abortError, bodyStream, hasBody, readBody } from './request-body.js'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from './url.js'
+import type { BodyInit } from './fetch-types.js'
 
 /**
  * A lazy fetch Request over a Node request. `method`, `url` and `headers` are served without a real
@@ -79,7 +80,7 @@ export class LazyRequest {
         headers: this.headers,
         body: body as BodyInit | null,
         signal: this.signal,
-        // @ts-expect-error: Node's RequestInit needs duplex for stream bodies
+        // @ts-ignore: the DOM lib's RequestInit lacks duplex (Node's has it); the build has no DOM lib
         duplex: withBody ? 'half' : undefined,
       })
     }

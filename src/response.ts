@@ -7,6 +7,7 @@
  */
 
 import { delegateRemaining } from './delegate.js'
+import type { BodyInit, HeadersInit, ResponseType } from './fetch-types.js'
 
 /**
  * State shared by every copy of this module in the process (the ESM and the CJS build can both be
