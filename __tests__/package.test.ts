@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { packed, root, type Packed } from './helpers/packed'
@@ -16,7 +16,7 @@ beforeAll(() => {
   pack = packed()
   project = mkdtempSync(path.join(tmpdir(), 'efb-project-'))
   mkdirSync(path.join(project, 'node_modules'))
-  symlinkSync(pack.dir, path.join(project, 'node_modules', 'express-fetch-bridge'), 'dir')
+  cpSync(pack.dir, path.join(project, 'node_modules', 'express-fetch-bridge'), { recursive: true })
   writeFileSync(path.join(project, 'package.json'), '{"name":"consumer","private":true}\n')
 }, 200_000)
 afterAll(() => rmSync(project, { recursive: true, force: true }))
