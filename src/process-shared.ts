@@ -1,8 +1,9 @@
 /**
  * One value per process for `key`, shared by every copy of this package that is loaded (the ESM and
  * the CJS build can both be): the first copy's value wins, so `instanceof` and identity checks hold
- * across copies. Every exported class goes through this. Bump the key's `@n` when the value changes
- * incompatibly, so an older copy's value is not taken for the new one.
+ * across copies. Every exported class must be shared (response.ts shares LightResponse's whole module
+ * state the same way). Bump the key's `@n` when the value changes incompatibly, so an older copy's
+ * value is not taken for the new one.
  */
 export function processShared<T>(key: string, value: T): T {
   const registry = globalThis as { [key: symbol]: unknown }
