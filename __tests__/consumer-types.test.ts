@@ -72,7 +72,10 @@ const modes: Mode[] = [
 ]
 
 const tsc = require.resolve('typescript/bin/tsc')
+const projectOf = (mode: Mode) => path.join(dir, mode.name.replace(/\W+/g, '-'))
 let dir: string
+// tsc's output per mode; the four checks run side by side (each is mostly CPU-bound checking).
+let outputs: Map<string, Promise<string>>
 
 beforeAll(() => {
   const pack = packed()
@@ -84,7 +87,7 @@ beforeAll(() => {
   cpSync(pack.dir, path.join(modules, 'express-fetch-bridge'), { recursive: true })
   for (const name of ['@types', 'express', 'hono']) symlinkSync(path.join(root, 'node_modules', name), path.join(modules, name), 'dir')
   for (const mode of modes) {
-    const project = path.join(dir, mode.name.replace(/\W+/g, '-'))
+    const project = projectOf(mode)
     mkdirSync(project)
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: mode.type }))
     const compilerOptions = {
@@ -101,19 +104,26 @@ beforeAll(() => {
     writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }, null, 2))
     writeFileSync(path.join(project, 'consumer.ts'), CONSUMER)
   }
+  const check = (mode: Mode) =>
+    promisify(execFile)(process.execPath, [tsc, '-p', projectOf(mode), '--pretty', 'false', '--listFiles'], { encoding: 'utf8' }).then(
+      ({ stdout }) => stdout,
+      (err: { stdout?: string; message: string }) => err.stdout || err.message,
+    )
+  outputs = new Map(modes.map((mode) => [mode.name, check(mode)]))
 }, 200_000)
-afterAll(() => dir && rmSync(dir, { recursive: true, force: true }))
+afterAll(async () => {
+  await Promise.all(outputs?.values() ?? [])
+  if (dir) rmSync(dir, { recursive: true, force: true })
+}, 200_000)
 
 describe('a Node-only TypeScript consumer of the packed package (lib ES2022, types node, skipLibCheck false)', () => {
   it.each(modes.map((mode) => [mode.name, mode] as const))('type-checks under %s resolution', async (_name, mode) => {
-    const project = path.join(dir, mode.name.replace(/\W+/g, '-'))
-    const run = promisify(execFile)(process.execPath, [tsc, '-p', project, '--pretty', 'false', '--listFiles'], { encoding: 'utf8' })
-    const { stdout } = await run.catch((err: { stdout: string }) => ({ stdout: err.stdout }))
+    const stdout = await outputs.get(mode.name)!
     const errors = stdout.split('\n').filter((line) => /error TS\d+/.test(line))
     expect(errors).toEqual([])
     // Checked against the declarations this mode resolves to, not some other copy.
     const build = mode.moduleResolution === 'node10' || mode.type === 'commonjs' ? 'cjs' : 'esm'
     expect(stdout).toMatch(new RegExp(`node_modules/express-fetch-bridge/dist/${build}/index\\.d\\.ts`))
     expect(stdout).not.toMatch(/lib\.dom\.d\.ts/)
-  }, 120_000)
+  }, 180_000)
 })
