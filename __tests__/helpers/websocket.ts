@@ -20,6 +20,8 @@ export interface Client {
   /** The next message (text as string, binary as Buffer). */
   next(): Promise<string | Buffer>
   closed: Promise<{ code: number; reason: string }>
+  /** Headers of the 101 Switching Protocols answer. */
+  headers: Record<string, string | string[] | undefined>
 }
 
 /** A `ws` client that resolves once open; messages are queued so none is missed. */
@@ -33,6 +35,8 @@ export function connect(url: string, options: WebSocket.ClientOptions & { protoc
     if (waiter) waiter(message)
     else queue.push(message)
   })
+  let headers: Client['headers'] = {}
+  ws.once('upgrade', (res) => (headers = res.headers))
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
     ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }))
   })
@@ -41,6 +45,7 @@ export function connect(url: string, options: WebSocket.ClientOptions & { protoc
       resolve({
         ws,
         closed,
+        headers,
         next: () => (queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise((r) => waiters.push(r))),
       }),
     )
