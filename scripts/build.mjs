@@ -21,4 +21,10 @@ for (const dir of ['dist/esm', 'dist/cjs']) {
   const fixed = text.replace(/^(import type \{[^}]*\} from 'express';)$/m, '// @ts-ignore -- optional peer\n$1')
   if (fixed === text) throw new Error(`build: express type import not found in ${file}`)
   writeFileSync(file, fixed)
+  // Same for the optional `hono/ws` type import of the WebSocket helper.
+  const wsFile = `${dir}/websocket-types.d.ts`
+  const wsText = readFileSync(wsFile, 'utf8')
+  const wsFixed = wsText.replace(/^(import type \{[^}]*\} from 'hono\/ws';)$/m, '// @ts-ignore -- optional peer\n$1')
+  if (wsFixed === wsText) throw new Error(`build: hono/ws type import not found in ${wsFile}`)
+  writeFileSync(wsFile, wsFixed)
 }
