@@ -16,6 +16,9 @@ describe('WebSocket messages through the bridge', () => {
     opens: [],
   }
 
+  const wss = new WebSocketServer({ noServer: true })
+  const connections: string[] = []
+
   beforeAll(async () => {
     const hono = new Hono()
     hono.get(
@@ -46,11 +49,13 @@ describe('WebSocket messages through the bridge', () => {
         },
       }), { onError: (err) => seen.errors.push(err) }),
     )
+    hono.get('/direct', (c) => upgradeWebSocket(c, { onOpen: (_evt, ws) => ws.send('direct form') }))
     const app = express()
     const bridge = fetchBridge(hono)
     app.use('/api', bridge)
     server = app.listen(0)
-    attachWebSockets(server, bridge, { wss: new WebSocketServer({ noServer: true }) })
+    wss.on('connection', (_ws, req) => connections.push(req.url ?? ''))
+    attachWebSockets(server, bridge, { wss })
     port = await new Promise<number>((resolve) => server.once('listening', () => resolve((server.address() as { port: number }).port)))
   })
   afterAll(() => closeServer(server))
@@ -117,6 +122,14 @@ describe('WebSocket messages through the bridge', () => {
     expect(await client.next()).toBe('echo:still here')
     await until(() => seen.errors.length >= 2)
     expect(seen.errors.map((e) => (e as Error).message)).toEqual(['handler threw', 'handler rejected'])
+    client.ws.close()
+    await client.closed
+  })
+
+  it('supports the upgradeWebSocket(c, events) form and fires the ws server\'s connection event', async () => {
+    const client = await connect(`ws://127.0.0.1:${port}/api/direct`)
+    expect(await client.next()).toBe('direct form')
+    expect(connections).toContain('/api/direct')
     client.ws.close()
     await client.closed
   })
