@@ -210,3 +210,36 @@ describe('the same URL rules as HTTP', () => {
     await closeServer(server)
   })
 })
+
+describe('telling attachWebSockets where the bridge is', () => {
+  it('uses `app` when socket.io wrapped the request listener first, and `mountedAt` for a sub-app', async () => {
+    const app = express()
+    app.set('trust proxy', true)
+    const sub = express()
+    const bridge = fetchBridge(chat())
+    sub.use(bridge)
+    app.use('/v2', sub)
+    const server = http.createServer(app)
+    const io = new SocketIOServer(server) // replaces the request listener with its own wrapper
+    attachWebSockets(server, bridge, { wss: new WebSocketServer({ noServer: true }), app, mountedAt: '/v2' })
+    const port = await listenOn(server)
+    const client = await connect(`ws://127.0.0.1:${port}/v2/where`, { headers: { 'x-forwarded-host': 'public.example.com' } })
+    expect(await client.next()).toBe('http://public.example.com/where')
+    client.ws.close()
+    await client.closed
+    // Outside mountedAt the upgrade is not the bridge's: socket.io's listener answers it as before.
+    const socket = await ioConnect(port, '/', ['websocket'])
+    socket.close()
+    io.close()
+    await closeServer(server)
+  })
+
+  it('rejects a wss that is not in noServer mode, and a mountedAt that is not a path', () => {
+    const server = http.createServer()
+    const bridge = fetchBridge(chat())
+    const listening = { options: { port: 0 }, handleUpgrade() {}, on() {}, off() {}, emit() {} } as never
+    expect(() => attachWebSockets(server, bridge, { wss: listening })).toThrow(/noServer/)
+    expect(() => attachWebSockets(server, bridge, { wss: new WebSocketServer({ noServer: true }), mountedAt: 'api' })).toThrow(/mountedAt/)
+    expect(() => attachWebSockets(server, bridge, undefined as never)).toThrow(/wss is required/)
+  })
+})
