@@ -154,11 +154,19 @@ export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchAp
     }
   }
 
-  const emit = function emit(this: Server, event: string | symbol) {
-    if (event !== 'upgrade') return previousEmit.apply(this, arguments as unknown as Parameters<Server['emit']>)
-    const args = arguments as unknown as [string, IncomingMessage, Duplex, Buffer]
-    dispatch(args[1], args[2], args[3])
-    return true
+  // On the path of every request ('request' is emitted through here too): plain calls, no apply.
+  const emit = function emit(this: Server, event: string | symbol, a?: unknown, b?: unknown, c?: unknown) {
+    if (event === 'upgrade') {
+      dispatch(a as IncomingMessage, b as Duplex, c as Buffer)
+      return true
+    }
+    const call = previousEmit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean
+    switch (arguments.length) {
+      case 1: return call.call(this, event)
+      case 2: return call.call(this, event, a)
+      case 3: return call.call(this, event, a, b)
+      default: return call.apply(this, arguments as unknown as [string | symbol, ...unknown[]])
+    }
   } as Emit
   emit[DISPATCHER] = true
   server.emit = emit
