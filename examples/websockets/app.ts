@@ -74,6 +74,5 @@ export function createServer(options: { secret?: string } = {}): http.Server {
 
   const io = new SocketIOServer(server)
   io.of('/notifications').on('connection', (socket) => socket.emit('hello', 'from the legacy socket.io namespace'))
-  server.on('close', () => io.close())
   return server
 }
