@@ -17,10 +17,15 @@ writeFileSync('dist/cjs/package.json', JSON.stringify({ type: 'commonjs' }) + '\
 // projects without @types/express (and without skipLibCheck) still compile; the types fall back then.
 // The declaration map gets an empty line there too, so "Go to definition" stays on the right line.
 for (const dir of ['dist/esm', 'dist/cjs']) {
-  const file = `${dir}/options.d.ts`
+  restoreTsIgnore(`${dir}/options.d.ts`, /^import type \{[^}]*\} from 'express';$/)
+  restoreTsIgnore(`${dir}/websocket-types.d.ts`, /^import type \{[^}]*\} from 'hono\/ws';$/)
+}
+
+/** Put `// @ts-ignore -- optional peer` back above the import matching `pattern`, keeping the map aligned. */
+function restoreTsIgnore(file, pattern) {
   const lines = readFileSync(file, 'utf8').split('\n')
-  const at = lines.findIndex((line) => /^import type \{[^}]*\} from 'express';$/.test(line))
-  if (at < 0) throw new Error(`build: express type import not found in ${file}`)
+  const at = lines.findIndex((line) => pattern.test(line))
+  if (at < 0) throw new Error(`build: optional peer type import not found in ${file}`)
   lines.splice(at, 0, '// @ts-ignore -- optional peer')
   writeFileSync(file, lines.join('\n'))
   const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'))

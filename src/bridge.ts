@@ -29,6 +29,17 @@ const executionContext: ExecutionContextLike = Object.freeze({
   props: Object.freeze({}),
 }) as ExecutionContextLike
 
+/** What attachWebSockets() needs from a bridge: its app and URL options, so upgrades follow the HTTP rules. */
+export interface BridgeParts {
+  fetch: (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown
+  opts: ResolvedOptions
+  ctx: ExecutionContextLike
+}
+const partsOf = new WeakMap<object, BridgeParts>()
+export function bridgeParts(handler: unknown): BridgeParts | undefined {
+  return typeof handler === 'function' ? partsOf.get(handler) : undefined
+}
+
 function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown {
   if (typeof app === 'function') return app
   if (fallthrough && isHonoLike(app)) return fallthroughFetch(app)
@@ -61,7 +72,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const fallthrough = opts.fallthrough
 
   // No closures on the synchronous path: respond() is a module function taking the request's parts.
-  return withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
+  const handler = withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
     if (opts.overrideGlobalObjects) installGlobalResponse()
 
     let request: Request
@@ -91,6 +102,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       respond(result, req, res, next, env, fallthrough, fallback)
     }
   })
+  partsOf.set(handler, { fetch, opts, ctx: executionContext })
+  return handler
 }
 
 function respond(

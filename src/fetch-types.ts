@@ -7,3 +7,5 @@
 export type HeadersInit = NonNullable<ConstructorParameters<typeof Headers>[0]>
 export type BodyInit = NonNullable<ConstructorParameters<typeof Response>[0]>
 export type ResponseType = Response['type']
+/** A WebSocket's binaryType (the DOM lib's `BinaryType`). */
+export type BinaryType = 'arraybuffer' | 'blob'
