@@ -37,9 +37,9 @@ function expressRoutes(app: express.Express): void {
   app.post('/json', express.json({ limit: '1mb' }), (req, res) => res.send(`json ${(req.body as { a: string }).a.length}`))
   app.post('/raw', express.raw({ limit: '1mb', type: '*/*' }), (req, res) => res.send(`raw ${(req.body as Buffer).length}`))
   app.post('/multer', multer().single('file'), (req, res) => res.send(`multer ${req.file!.size}`))
-  app.post('/partly', express.raw({ limit: '1mb', type: '*/*' }), (req, res) => res.send('partly: should not be reached'))
+  app.post('/partly', express.raw({ limit: '1mb', type: '*/*' }), (_req, res) => res.send('partly: should not be reached'))
   app.post('/wholly', (req, res) => res.send(`wholly ended=${req.readableEnded}`))
-  app.use((err: Error & { status?: number }, req: express.Request, res: express.Response, next: express.NextFunction) => {
+  app.use((err: Error & { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     res.status(err.status ?? 500).send(`error: ${err.message}`)
   })
 }

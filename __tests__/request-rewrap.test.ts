@@ -165,8 +165,9 @@ describe('fetch(c.req.raw)', () => {
     expect(JSON.parse(reply.body)).toEqual({ method: 'GET', url: '/up?q=1', seen: 'client', body: '' })
   })
 
+  // With Content-Length: undici's fetch() refuses a Transfer-Encoding request header, whoever built the Request.
   it('forwards a streamed POST body', async () => {
-    const reply = await send(proxy.port, 'POST', '/up', 'streamed upload')
+    const reply = await send(proxy.port, 'POST', '/up', 'streamed upload', { 'content-length': '15' })
     expect(JSON.parse(reply.body)).toEqual({ method: 'POST', url: '/up', seen: null, body: 'streamed upload' })
   })
 })
