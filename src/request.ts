@@ -219,7 +219,7 @@ export class LazyRequest {
       body: real !== undefined ? real.body : hasBody(this.#req) ? LAZY_BODY : null,
       bodyUsed: this.bodyUsed,
     }
-    return `Request ${inspect(shown, { ...options, depth: depth === null ? null : depth - 1 })}`
+    return `Request ${inspect(shown, { ...options, depth: depth == null ? null : depth - 1 })}`
   }
 }
 
