@@ -114,3 +114,42 @@ describe.each([
     expect(await post(server.port, '/wholly', 'application/octet-stream', payload)).toEqual({ status: 200, text: 'wholly ended=true' })
   })
 })
+
+describe('a read started before any byte arrived', () => {
+  let server: Running
+  beforeAll(async () => {
+    const first = new Hono()
+    first.use('*', async (c, next) => {
+      // Starts a read but does not wait for it, then lets the request fall through.
+      void c.req.raw.body!.getReader().read().catch(() => undefined)
+      await next()
+    })
+    const second = new Hono()
+    second.post('/late', async (c) => {
+      let n = 0
+      for await (const chunk of c.req.raw.body as unknown as AsyncIterable<Uint8Array>) n += chunk.byteLength
+      return c.text(`second bridge streamed ${n}`)
+    })
+    const app = express()
+    app.use(fetchBridge(first))
+    app.use(fetchBridge(second))
+    server = await serve(app)
+  })
+  afterAll(() => server.close())
+
+  it('is undone: the next bridge streams every byte', async () => {
+    const reply = await new Promise<string>((resolve, reject) => {
+      const req = http.request({ port: server.port, host: '127.0.0.1', method: 'POST', path: '/late', agent: false, headers: { 'content-length': size } }, (res) => {
+        let text = ''
+        res.on('data', (c) => (text += c))
+        res.on('end', () => resolve(text))
+      })
+      req.setTimeout(5000, () => req.destroy(new Error('no answer within 5 s')))
+      req.on('error', reject)
+      req.flushHeaders()
+      // The body comes after the first bridge has let the request go.
+      setTimeout(() => req.end(payload), 100)
+    })
+    expect(reply).toBe(`second bridge streamed ${size}`)
+  })
+})

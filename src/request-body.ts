@@ -172,15 +172,15 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
  */
 export function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   const r = req as ReadingRequest
+  // This stream's reader (an earlier bridge in the chain may have left its own on the request).
+  let read: BodyRead | undefined
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        const read = r[READ]
-        if (read === undefined) start(r, newRead(controller))
+        if (read === undefined) start(r, (read = newRead(controller)))
         else if (read.state === READING) r.resume()
       },
       cancel() {
-        const read = r[READ]
         if (read === undefined || read.state !== READING) return
         read.state = STOPPED
         release(r, read)
