@@ -133,13 +133,8 @@ function start(req: ReadingRequest, read: BodyRead): void {
   req[READ] = read
   if (req.destroyed) {
     // Gone before the first read: no event will come, the complete body (if any) is buffered.
-    if (req.complete) {
-      read.state = READING
-      recover(req)
-    } else {
-      read.state = FAILED
-      finish(read, bodyAborted())
-    }
+    if (req.complete) recover(req)
+    else settle(req, bodyAborted())
     return
   }
   req.on('data', onData)
