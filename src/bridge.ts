@@ -12,7 +12,7 @@ import { fallthroughFetch, isHonoLike, NOT_FOUND } from './fallthrough.js'
 import { failed, passOn, withListen } from './front-door.js'
 import { BadRequestError } from './errors.js'
 import { createRequest } from './request.js'
-import { installGlobalResponse } from './response.js'
+import { installGlobals } from './globals.js'
 import { writeResponse } from './serializer.js'
 
 function reportBackgroundError(err: unknown): void {
@@ -73,7 +73,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
 
   // No closures on the synchronous path: respond() is a module function taking the request's parts.
   const handler = withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
-    if (opts.overrideGlobalObjects) installGlobalResponse()
+    if (opts.overrideGlobalObjects) installGlobals()
 
     let request: Request
     try {

@@ -1,13 +1,16 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
+import { handOver } from './request-body.js'
 
 /**
  * Where a request goes when the bridge does not answer it: the Express chain (`next`), the front-door
  * fallback, or — on a bare node:http server — a final answer like Express's own final handler.
  */
 
-/** No route of the app matched: hand the request on untouched. */
+/** No route of the app matched: hand the request on untouched (unless the app read part of its body). */
 export function passOn(req: IncomingMessage, res: ServerResponse, next: NextFunction | undefined, fallback: FallbackHandler | undefined): void {
+  const unusable = handOver(req)
+  if (unusable !== undefined) return failed(req, res, next, unusable)
   if (fallback === undefined) {
     if (next !== undefined) next()
     else answer(req, res, undefined)

@@ -76,8 +76,13 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
   /**
    * Install the bridge's lightweight `Response` as `globalThis.Response` the first time the bridge
    * handles a request, so `new Response()`, `c.text()` and `c.json()` take the fast path. The
-   * lightweight class passes `instanceof Response` for real responses too. With `false` globals stay
-   * untouched and every response is still served (through the general path).
+   * lightweight class passes `instanceof Response` for real responses too. The global `Request` and
+   * `fetch` are wrapped at the same time so they accept the lazy `c.req.raw` like a platform Request
+   * (`new Request(c.req.raw, init)`, `fetch(c.req.raw)`, as `hono/body-limit` and
+   * `hono/method-override` do); `instanceof Request` stays true for both kinds. With `false` globals
+   * stay untouched and every response is still served (through the general path), but the platform's
+   * `new Request(c.req.raw)` and `fetch(c.req.raw)` throw a `TypeError` (they read internal slots only
+   * a real Request has): pass the lazy Request as the init instead, `new Request(c.req.url, c.req.raw)`.
    * @default true
    * @example fetchBridge(app, { overrideGlobalObjects: false })
    */

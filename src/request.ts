@@ -3,6 +3,8 @@ import { delegateRemaining } from './delegate.js'
 import { requestHeaders } from './headers.js'
 import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from './rebuilt-body.js'
 import { abortError, bodyStream, hasBody, readBody } from './request-body.js'
+import { REAL_REQUEST } from './globals.js'
+import { OriginalResponse } from './response.js'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from './url.js'
 import type { BodyInit } from './fetch-types.js'
 
@@ -10,6 +12,7 @@ import type { BodyInit } from './fetch-types.js'
  * A lazy fetch Request over a Node request. `method`, `url` and `headers` are served without a real
  * Request; `text()`, `json()`, `arrayBuffer()`, `blob()` and `bytes()` read the socket directly; any
  * other member (formData, clone, cache…) builds a real Request once, whose body streams from the socket.
+ * A body that is null (GET) or already read follows the platform's rules for bodyUsed, reads and clone().
  */
 
 /** The platform's Request, captured before anything could replace the global. */
@@ -22,6 +25,11 @@ function erroredStream(err: unknown): ReadableStream<Uint8Array> {
     },
   })
 }
+
+const EMPTY = Buffer.alloc(0)
+const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+/** How an unread body is shown: the stream it would be, not built yet. */
+const LAZY_BODY = { [INSPECT]: () => 'ReadableStream (from the socket, not read yet)' }
 
 function decodeUtf8(buf: Buffer): string {
   // Like TextDecoder (and Body.text()), drop a leading byte order mark.
@@ -61,9 +69,13 @@ export class LazyRequest {
   #materialize(): Request {
     if (this.#real === undefined) {
       const req = this.#req
-      const withBody = hasBody(req) && !this.#used
+      const withBody = hasBody(req)
+      // Read directly already: the real Request gets a body that is used up, as the platform's would be.
+      const used = withBody && this.#used
       let body: ReadableStream<Uint8Array> | Buffer | null = null
-      if (withBody) {
+      if (used) {
+        body = new ReadableStream()
+      } else if (withBody) {
         if (this.#parsedByExpress()) {
           try {
             body = this.#rebuild()
@@ -83,6 +95,8 @@ export class LazyRequest {
         // @ts-ignore: the DOM lib's RequestInit lacks duplex (Node's has it); the build has no DOM lib
         duplex: withBody ? 'half' : undefined,
       })
+      // Disturbed and locked, as a body the platform read to the end.
+      if (used) void (body as ReadableStream).getReader().cancel()
     }
     return this.#real
   }
@@ -134,6 +148,8 @@ export class LazyRequest {
     return this.#controller.signal
   }
   get body(): ReadableStream<Uint8Array> | null {
+    // A GET (or a POST without framing) has no body: no need for the real Request to say so.
+    if (this.#real === undefined && !hasBody(this.#req)) return null
     return this.#materialize().body
   }
   get bodyUsed(): boolean {
@@ -142,10 +158,11 @@ export class LazyRequest {
 
   #direct(): Promise<Buffer> {
     if (this.#real !== undefined) return this.#real.arrayBuffer().then((ab) => Buffer.from(ab))
+    const req = this.#req
+    // A null body can be read any number of times and is never "used", as on the platform.
+    if (!hasBody(req)) return Promise.resolve(EMPTY)
     if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'))
     this.#used = true
-    const req = this.#req
-    if (!hasBody(req)) return Promise.resolve(Buffer.alloc(0))
     if (this.#parsedByExpress()) {
       try {
         return Promise.resolve(this.#rebuild())
@@ -174,8 +191,11 @@ export class LazyRequest {
   }
   blob(): Promise<Blob> {
     if (this.#real !== undefined) return this.#real.blob()
-    const type = this.#req.headers['content-type'] ?? ''
-    return this.#direct().then((buf) => new Blob([buf as Uint8Array<ArrayBuffer>], { type }))
+    // The platform parses and serializes the MIME type: let it, from the same Content-Type.
+    const type = this.headers.get('content-type')
+    return this.#direct().then((buf) =>
+      type === null ? new Blob([buf as Uint8Array<ArrayBuffer>]) : new OriginalResponse(buf as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).blob(),
+    )
   }
   formData(): Promise<FormData> {
     return this.#materialize().formData()
@@ -185,6 +205,22 @@ export class LazyRequest {
   }
   get [Symbol.toStringTag](): string {
     return 'Request'
+  }
+  /** The real Request this one stands for, for the global Request and fetch (see globals.ts). */
+  [REAL_REQUEST](): Request {
+    return this.#materialize()
+  }
+  /** util.inspect / console.log: what the Request holds, without building the real one. */
+  [INSPECT](depth: number, options: object, inspect: (value: unknown, options: object) => string): string {
+    const real = this.#real
+    const shown = {
+      method: this.method,
+      url: this.url,
+      headers: this.headers,
+      body: real !== undefined ? real.body : hasBody(this.#req) ? LAZY_BODY : null,
+      bodyUsed: this.bodyUsed,
+    }
+    return `Request ${inspect(shown, { ...options, depth: depth == null ? null : depth - 1 })}`
   }
 }
 
