@@ -9,3 +9,4 @@ export type BodyInit = NonNullable<ConstructorParameters<typeof Response>[0]>
 export type ResponseType = Response['type']
 /** A WebSocket's binaryType (the DOM lib's `BinaryType`). */
 export type BinaryType = 'arraybuffer' | 'blob'
+export type RequestInfo = ConstructorParameters<typeof Request>[0]

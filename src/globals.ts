@@ -1,4 +1,5 @@
 import { installGlobalResponse } from './response.js'
+import type { RequestInfo } from './fetch-types.js'
 
 /**
  * The globals the bridge installs unless `overrideGlobalObjects: false`: the lightweight Response,
