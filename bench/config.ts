@@ -2,7 +2,7 @@
  * `npm run bench` options, as flags (`npm run bench -- --rounds 6`) or environment variables
  * (`BENCH_ROUNDS=6`); flags win.
  *
- *   --quick                 smoke test: 2 rounds of 1 s, 1 s warm-up (writes bench/results/scratch.*)
+ *   --quick                 smoke test: 2 rounds of 1 s (2 s warm-up still: the JIT needs it) (writes bench/results/scratch.*)
  *   --rounds N      (4)     interleaved rounds (A B C … A B C …, the order rotating each round)
  *   --duration S    (3)     seconds per timed wrk run
  *   --warmup S      (2)     seconds of warm-up per server and route
@@ -68,7 +68,7 @@ export function readConfig(argv: string[] = process.argv.slice(2)): Config {
     quick,
     rounds: positive(opts, 'rounds', quick ? 2 : 4),
     duration: positive(opts, 'duration', quick ? 1 : 3),
-    warmup: positive(opts, 'warmup', quick ? 1 : 2),
+    warmup: positive(opts, 'warmup', 2),
     connections: positive(opts, 'connections', 50),
     modes,
     routes,
