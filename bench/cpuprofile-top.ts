@@ -11,12 +11,13 @@ interface Node {
 }
 
 function group(url: string, fn: string): string {
-  for (const dir of ['/dist/esm/', '/dist/cjs/', '/src/']) {
-    const at = url.lastIndexOf(dir)
-    if (at !== -1) return 'bridge ' + url.slice(at + dir.length).replace(/\.js$/, '.ts').replace(/^/, 'src/')
-  }
   const nm = url.lastIndexOf('node_modules/')
-  if (nm !== -1) {
+  if (nm === -1) {
+    for (const dir of ['/dist/esm/', '/dist/cjs/', '/src/']) {
+      const at = url.lastIndexOf(dir)
+      if (at !== -1) return 'bridge src/' + url.slice(at + dir.length).replace(/\.js$/, '.ts')
+    }
+  } else {
     const rest = url.slice(nm + 13).split('/')
     if (rest[0] === '.cache') return 'bench server (app, floors)'
     return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]
@@ -44,8 +45,9 @@ export function summarise(file: string, top = 30): string {
       continue
     }
     total += t
-    const short = url.replace(/^.*\/(node_modules\/\.cache\/[^/]+|node_modules|dist\/esm|dist\/cjs|src|bench)\//, (_m, d: string) =>
-      d.startsWith('node_modules/.cache') ? 'bench/' : d.startsWith('dist') ? 'src/' : `${d}/`)
+    const short = url.includes('/node_modules/')
+      ? url.replace(/^.*\/node_modules\/(\.cache\/[^/]+\/)?/, (_m, cache?: string) => (cache ? 'bench/' : 'node_modules/'))
+      : url.replace(/^.*\/(dist\/esm|dist\/cjs|src|bench)\//, (_m, d: string) => (d.startsWith('dist') ? 'src/' : `${d}/`))
     const key = `${functionName || '(anonymous)'}  ${short}:${lineNumber + 1}`
     byFn.set(key, (byFn.get(key) ?? 0) + t)
     const g = group(url, functionName)
