@@ -1,17 +1,14 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Hono } from 'hono'
+import { cors } from 'hono/cors'
+import { secureHeaders } from 'hono/secure-headers'
+import { streamSSE } from 'hono/streaming'
+import { CHUNK, ECHO_BODY, JSON_BODY, STREAM_CHUNKS } from './workload.js'
 
 /**
- * The workload every mode serves. Fetch modes share one Hono app; the Express floor and the raw
- * node:http ceiling answer the same routes with hand-written writeHead + end.
+ * The Hono app every Fetch mode serves (bridge, @hono/node-server). The floors answer the same routes
+ * natively (bench/native.ts). Only this file imports Hono, so the floors' processes never load it.
  */
-
-/** One 1 KiB chunk of the /stream body; the same bytes for every mode. */
-export const CHUNK = Buffer.alloc(1024, 'x')
-export const STREAM_CHUNKS = 16
-export const JSON_BODY = { hello: 'world', n: 42, list: [1, 2, 3] }
-/** What wrk (bench/post.lua) and the correctness check POST to /echo. */
-export const ECHO_BODY = '{"hello":"world","n":[1,2,3],"nested":{"ok":true}}'
+export { CHUNK, ECHO_BODY, JSON_BODY, STREAM_CHUNKS }
 
 export function createHono(): Hono {
   const app = new Hono()
@@ -34,45 +31,23 @@ export function createHono(): Hono {
     })
     return new Response(body, { headers: { 'content-type': 'text/plain; charset=utf-8' } })
   })
-  return app
-}
-
-const FOO = Buffer.from('foo')
-const JSON_TEXT = JSON.stringify(JSON_BODY)
-
-/** The most any handler can do: writeHead + end, no framework. Used by the floor and the ceiling. */
-export function rawHandler(req: IncomingMessage, res: ServerResponse): void {
-  switch (req.url) {
-    case '/':
-      res.writeHead(200, { 'content-type': 'text/plain;charset=UTF-8', 'x-foo': 'bar', 'content-length': 3 })
-      res.end(FOO)
-      return
-    case '/uint8array':
-    case '/blob':
-      res.writeHead(200, { 'content-length': 3 })
-      res.end(FOO)
-      return
-    case '/json':
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(JSON_TEXT) })
-      res.end(JSON_TEXT)
-      return
-    case '/echo': {
-      const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c))
-      req.on('end', () => {
-        const out = JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) })
-        res.end(out)
+  // The everyday app: the JSON route behind the two most common Hono middlewares.
+  app.use('/mw', cors(), secureHeaders())
+  app.get('/mw', (c) => c.json(JSON_BODY))
+  // bench/sse-latency.ts: one event a second carrying the wall-clock time of the app's write.
+  app.get('/sse', (c) =>
+    streamSSE(c, async (stream) => {
+      let open = true
+      stream.onAbort(() => {
+        open = false
       })
-      return
-    }
-    case '/stream':
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
-      for (let i = 0; i < STREAM_CHUNKS; i++) res.write(CHUNK)
-      res.end()
-      return
-    default:
-      res.writeHead(404, { 'content-length': 0 })
-      res.end()
-  }
+      // Spread the connections' ticks over the second instead of firing them all at once.
+      await stream.sleep(Math.random() * 1000)
+      while (open) {
+        await stream.writeSSE({ data: String(performance.timeOrigin + performance.now()) })
+        await stream.sleep(1000)
+      }
+    }),
+  )
+  return app
 }

@@ -15,7 +15,8 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import express from 'express'
 import { getRequestListener } from '@hono/node-server'
-import { createHono, ECHO_BODY, rawHandler } from './app.js'
+import { createHono, ECHO_BODY } from './app.js'
+import { floor as rawHandler } from './native.js'
 
 const require = createRequire(__filename)
 const express4 = require('express4') as (...args: unknown[]) => any

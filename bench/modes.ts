@@ -1,67 +1,61 @@
-/** The server modes the benchmark compares. Each runs in its own process (bench/server.ts). */
+/**
+ * What `npm run bench` compares. Each mode is one file in bench/servers/ (compiled to its own .mjs,
+ * run in its own process), loading only what it names.
+ *
+ * Hooks for what other work adds:
+ * - the Express-middleware export: add bench/servers/<id>.ts (mounted like bridge-express.ts) and a
+ *   line in MODES; a RATIOS line judges it against express-floor-work / hono-express.
+ * - WebSocket echo: wrk speaks no WebSocket, so it needs its own driver (e.g. bench/ws-echo.ts built
+ *   on bench/server-process.ts and the same /proc CPU accounting in bench/wrk.ts); add it as a route
+ *   with `driver: 'ws'` and let run.ts dispatch on it.
+ */
 export interface ModeInfo {
   id: string
   label: string
-  /** Fetch modes serve bench/app.ts's Hono app; the others answer the same routes by hand. */
-  fetch: boolean
-  /** Modes not implemented yet stay listed (so the table has a place for them) but are skipped. */
-  available: boolean
-  /** A mode this one is judged against (besides the floor and @hono/node-server in Express). */
-  compareTo?: string
+  group: 'middleware' | 'front door'
 }
 
-export const FLOOR = 'express5-floor'
-export const HONO_IN_EXPRESS = 'hono-node-server-express5'
-
 export const MODES: ModeInfo[] = [
-  { id: 'node-raw', label: 'node:http raw (ceiling)', fetch: false, available: true },
-  { id: FLOOR, label: 'Express 5 floor (writeHead + end)', fetch: false, available: true },
-  { id: 'express5-native', label: 'Express 5 native (res.send / res.json)', fetch: false, available: true },
-  { id: 'bridge-express5', label: 'express-fetch-bridge in Express 5', fetch: true, available: true },
-  { id: 'bridge-express4', label: 'express-fetch-bridge in Express 4', fetch: true, available: true },
-  // Front-door mode, `http.createServer(fetchBridge(hono, { fallback: expressApp }))`: Hono routes are
-  // served without entering Express (judged against @hono/node-server's own server), and requests
-  // no Hono route matches reach the Express app (judged against that Express app alone).
-  {
-    id: 'bridge-front-door',
-    label: 'express-fetch-bridge front door, Hono routes',
-    fetch: true,
-    available: true,
-    compareTo: 'hono-node-server-serve',
-  },
-  {
-    id: 'bridge-front-door-fallback',
-    label: 'express-fetch-bridge front door, falling back to Express',
-    fetch: false,
-    available: true,
-    compareTo: 'express5-native',
-  },
-  // Only with BENCH_BASELINE_SRC=path/to/another/src/index.ts: that copy of the bridge in Express 5,
-  // to measure a change before/after in the same interleaved rounds.
-  {
-    id: 'bridge-express5-baseline',
-    label: 'express-fetch-bridge in Express 5 (baseline copy)',
-    fetch: true,
-    available: Boolean(process.env.BENCH_BASELINE_SRC),
-  },
-  { id: HONO_IN_EXPRESS, label: '@hono/node-server in Express 5', fetch: true, available: true },
-  { id: 'whatwg-node-express5', label: '@whatwg-node/server in Express 5', fetch: true, available: true },
-  { id: 'remix-express5', label: '@remix-run/node-fetch-server in Express 5', fetch: true, available: true },
-  { id: 'hono-node-server-serve', label: '@hono/node-server serve (no Express)', fetch: true, available: true },
+  { id: 'express-floor', label: 'Express 5 floor (native route)', group: 'middleware' },
+  { id: 'express-floor-work', label: 'Express 5 floor with the app\'s work', group: 'middleware' },
+  { id: 'bridge-express', label: 'express-fetch-bridge in Express 5', group: 'middleware' },
+  { id: 'hono-express', label: '@hono/node-server getRequestListener in Express 5', group: 'middleware' },
+  { id: 'bridge-front-door', label: 'express-fetch-bridge front door (.listen)', group: 'front door' },
+  { id: 'hono-serve', label: '@hono/node-server serve', group: 'front door' },
+  { id: 'node-raw', label: 'raw node:http with the app\'s work', group: 'front door' },
 ]
 
 export interface RouteInfo {
   path: string
   method: 'GET' | 'POST'
-  /** Label used in tables. */
   name: string
+  driver: 'wrk'
 }
 
 export const ROUTES: RouteInfo[] = [
-  { path: '/', method: 'GET', name: 'GET /' },
-  { path: '/uint8array', method: 'GET', name: 'GET /uint8array' },
-  { path: '/blob', method: 'GET', name: 'GET /blob' },
-  { path: '/json', method: 'GET', name: 'GET /json' },
-  { path: '/echo', method: 'POST', name: 'POST /echo' },
-  { path: '/stream', method: 'GET', name: 'GET /stream' },
+  { path: '/', method: 'GET', name: '/', driver: 'wrk' },
+  { path: '/uint8array', method: 'GET', name: '/uint8array', driver: 'wrk' },
+  { path: '/blob', method: 'GET', name: '/blob', driver: 'wrk' },
+  { path: '/json', method: 'GET', name: '/json', driver: 'wrk' },
+  { path: '/echo', method: 'POST', name: 'POST /echo', driver: 'wrk' },
+  { path: '/stream', method: 'GET', name: '/stream', driver: 'wrk' },
+  { path: '/mw', method: 'GET', name: '/mw', driver: 'wrk' },
+]
+
+/** The paired CPU ratios reported: reference µs/req ÷ bridge µs/req (≥ 1: the bridge is cheaper). */
+export interface RatioInfo {
+  mode: string
+  reference: string
+  label: string
+  /** Issue #16's target, shown next to the figure. */
+  target: number
+  /** The routes the target applies to (default: all). */
+  targetRoutes?: string[]
+}
+
+export const RATIOS: RatioInfo[] = [
+  { mode: 'bridge-express', reference: 'express-floor-work', label: 'bridge ÷ Express floor with app work', target: 0.95 },
+  { mode: 'bridge-express', reference: 'hono-express', label: 'bridge ÷ @hono/node-server in Express', target: 1.05 },
+  { mode: 'bridge-front-door', reference: 'hono-serve', label: 'front door ÷ @hono/node-server serve', target: 1.25 },
+  { mode: 'bridge-front-door', reference: 'node-raw', label: 'front door ÷ raw node:http', target: 0.9, targetRoutes: ['/', '/uint8array', '/json'] },
 ]

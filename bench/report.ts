@@ -1,162 +1,151 @@
-/** Markdown, JSON and SVG output of the benchmark (no dependencies). */
+/** Markdown (stdout, latest.md, README), JSON and SVG output of `npm run bench` (no dependencies). */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-
-export interface Sample {
-  rps: number
-  /** p99 latency in milliseconds. */
-  p99: number
-  timeouts: number
-  requests: number
-  /** Server CPU time (user + system) per request in microseconds. */
-  cpuUs: number
-}
+import type { Sample } from './wrk.js'
 
 export interface ModeResult {
+  /** Medians over the rounds. */
+  cpuUs: number
   rps: number
   p99: number
-  vsFloor: number
-  vsReference: number
-  cpuUs: number
-  /** Median per-round floor CPU/request ÷ this mode's: like vsFloor, but from CPU time, not wall time. */
-  cpuVsFloor: number
-  /** The mode's own comparison (front-door modes), as a median of per-round req/s ratios. */
-  compareTo?: string
-  vsCompareTo?: number
   rounds: Sample[]
+}
+
+export interface RatioResult {
+  mode: string
+  reference: string
+  label: string
+  target: number
+  targetRoutes?: string[]
+  /** Per route: median of per-round reference CPU µs/req ÷ mode CPU µs/req (and the same for req/s, mode ÷ reference). */
+  cpu: Record<string, number>
+  rps: Record<string, number>
 }
 
 export interface BenchResults {
   date: string
   command: string
-  machine: { cpu: string; cores: number; node: string; platform: string; wrk: string; pinned: boolean }
+  machine: { cpu: string; cores: number; node: string; platform: string; wrk: string; pinned: boolean; load: string }
   config: { rounds: number; duration: number; warmup: number; connections: number }
-  modes: { id: string; label: string }[]
+  modes: { id: string; label: string; group: string }[]
   routes: { path: string; method: string; name: string }[]
-  floor: string
-  reference: string
-  notes: string[]
+  ratios: RatioResult[]
   results: Record<string, Record<string, ModeResult>>
-}
-
-export function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+  notes: string[]
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US')
-const ratio = (n: number) => n.toFixed(2)
+const fix = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '–')
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1))
+const applies = (x: RatioResult, route: string) => !x.targetRoutes || x.targetRoutes.includes(route)
 
 function header(r: BenchResults): string {
   const m = r.machine
   return [
     `Machine: ${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.platform}, ${m.wrk}` +
-      (m.pinned ? ' (server pinned to CPU 0, wrk to CPU 1)' : ' (not pinned)'),
+      (m.pinned ? ' (server pinned to CPU 0, wrk to CPU 1)' : ' (not pinned)') + `, load average at start ${m.load}`,
     `Date: ${r.date}. Command: \`${r.command}\`. ${r.config.rounds} interleaved rounds of ${r.config.duration} s ` +
-      `after ${r.config.warmup} s warm-up, wrk -t1 -c${r.config.connections}.`,
+      `after ${r.config.warmup} s warm-up per server and route, wrk -t1 -c${r.config.connections}.`,
   ].join('  \n')
 }
 
-/** Machine, date, command and the matrix of ratios to the floor (what README shows). */
+/** The paired CPU ratios (what README shows). */
 export function summary(r: BenchResults): string {
-  const floorLabel = r.modes.find((m) => m.id === r.floor)!.label
-  const out: string[] = []
-  out.push(header(r), '')
-  out.push(`Median of per-round ratios to the ${floorLabel} (higher is better; 1.00 = the floor):`, '')
+  const out: string[] = [header(r), '']
+  out.push('Server CPU time per request, reference ÷ bridge (median of per-round ratios; ≥ 1.00: the bridge is cheaper; target in brackets):', '')
+  out.push(`| Ratio | ${r.routes.map((x) => x.name).join(' | ')} |`)
+  out.push(`|---|${r.routes.map(() => '---:').join('|')}|`)
+  for (const x of r.ratios) {
+    const cells = r.routes.map((route) => {
+      const v = x.cpu[route.path]
+      if (!applies(x, route.path)) return fix(v)
+      return `${v >= x.target ? '' : '**'}${fix(v)}${v >= x.target ? '' : '**'} (${fix(x.target)})`
+    })
+    out.push(`| ${x.label} | ${cells.join(' | ')} |`)
+  }
+  out.push('', 'Bold: below target. Server CPU µs per request (median over rounds):', '')
   out.push(`| Mode | ${r.routes.map((x) => x.name).join(' | ')} |`)
   out.push(`|---|${r.routes.map(() => '---:').join('|')}|`)
-  for (const m of r.modes) out.push(`| ${m.label} | ${r.routes.map((x) => ratio(r.results[x.path][m.id].vsFloor)).join(' | ')} |`)
-  const own = r.modes.filter((m) => r.routes.some((x) => r.results[x.path][m.id].compareTo !== undefined))
-  if (own.length) {
-    out.push('', 'Front-door mode against what it replaces (median of per-round ratios):', '')
-    out.push(`| Mode | against | ${r.routes.map((x) => x.name).join(' | ')} |`)
-    out.push(`|---|---|${r.routes.map(() => '---:').join('|')}|`)
-    for (const m of own) {
-      const ref = r.results[r.routes[0].path][m.id].compareTo!
-      const refLabel = r.modes.find((x) => x.id === ref)?.label ?? ref
-      out.push(`| ${m.label} | ${refLabel} | ${r.routes.map((x) => ratio(r.results[x.path][m.id].vsCompareTo ?? NaN)).join(' | ')} |`)
-    }
-  }
+  for (const m of r.modes) out.push(`| ${m.label} | ${r.routes.map((x) => fix(r.results[x.path][m.id].cpuUs, 1)).join(' | ')} |`)
   return out.join('\n') + '\n'
 }
 
-/** The summary plus one detail table per route. */
+/** The summary plus one detail table per route (req/s and p99 next to CPU). */
 export function markdown(r: BenchResults): string {
-  const refLabel = r.modes.find((m) => m.id === r.reference)!.label
   const out: string[] = [summary(r).trimEnd()]
   for (const route of r.routes) {
-    out.push('', `**${route.name}**`, '')
-    out.push(`| Mode | req/s (median) | p99 ms (median) | × floor | × ${refLabel} | server CPU µs/req | × floor by CPU |`)
-    out.push('|---|---:|---:|---:|---:|---:|---:|')
+    out.push('', `**${route.method} ${route.path}**`, '')
+    out.push('| Mode | CPU µs/req | req/s | p99 ms | CPU µs/req per round |')
+    out.push('|---|---:|---:|---:|---|')
     for (const m of r.modes) {
       const x = r.results[route.path][m.id]
-      out.push(`| ${m.label} | ${int(x.rps)} | ${ms(x.p99)} | ${ratio(x.vsFloor)} | ${ratio(x.vsReference)} | ${x.cpuUs.toFixed(1)} | ${ratio(x.cpuVsFloor)} |`)
+      out.push(`| ${m.label} | ${fix(x.cpuUs, 1)} | ${int(x.rps)} | ${ms(x.p99)} | ${x.rounds.map((s) => fix(s.cpuUs, 1)).join(' ')} |`)
     }
   }
-  out.push('', '"× floor" and "× ' + refLabel + '" are medians of per-round req/s ratios. "× floor by CPU" is the median ' +
-    'per-round ratio of the floor\'s server CPU time per request to the mode\'s (from /proc; less sensitive to other load).')
+  out.push('', 'Paired req/s ratios (bridge ÷ reference, median of per-round ratios; noisier than CPU):', '')
+  out.push(`| Ratio | ${r.routes.map((x) => x.name).join(' | ')} |`)
+  out.push(`|---|${r.routes.map(() => '---:').join('|')}|`)
+  for (const x of r.ratios) out.push(`| ${x.label} | ${r.routes.map((route) => fix(x.rps[route.path])).join(' | ')} |`)
   if (r.notes.length) out.push('', 'Notes:', '', ...r.notes.map((n) => `- ${n}`))
   return out.join('\n') + '\n'
 }
 
-const COLORS = ['#9e9e9e', '#424242', '#8d6e63', '#e65100', '#ffa726', '#6a1b9a', '#1565c0', '#00897b', '#c2185b', '#7cb342']
+const COLORS = ['#e65100', '#1565c0', '#6a1b9a', '#2e7d32', '#757575']
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-/** Grouped bars: per route, each mode's ratio to the Express floor, with the 1.0 line marked. */
+/** Grouped bars: per route, each paired CPU ratio, with the 1.0 line and each target marked. */
 export function svg(r: BenchResults): string {
-  const bar = 11
-  const gap = 18
+  const bar = 16
+  const gap = 22
   const left = 48
-  const top = 58
+  const top = 62
   const plotH = 260
-  const groupW = r.modes.length * bar + gap
-  const width = Math.max(720, left + r.routes.length * groupW + 20)
-  const legendRows = Math.ceil(r.modes.length / 2)
-  const height = top + plotH + 40 + legendRows * 18 + 12
-  let max = 1.2
-  for (const route of r.routes) for (const m of r.modes) max = Math.max(max, r.results[route.path][m.id].vsFloor)
+  const n = r.ratios.length
+  const groupW = n * bar + gap
+  const width = Math.max(760, left + r.routes.length * groupW + 20)
+  const height = top + plotH + 40 + Math.ceil(n / 2) * 18 + 12
+  let max = 1.5
+  for (const x of r.ratios) for (const route of r.routes) if (Number.isFinite(x.cpu[route.path])) max = Math.max(max, x.cpu[route.path])
   max = Math.ceil(max * 4) / 4
-  const y = (v: number) => top + plotH - (v / max) * plotH
-  const parts: string[] = []
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`)
-  parts.push(`<rect width="100%" height="100%" fill="#fff"/>`)
-  parts.push(`<text x="${left}" y="18" font-size="14" font-weight="bold">Throughput relative to the Express 5 floor (median of paired rounds)</text>`)
+  const y = (v: number) => top + plotH - (Math.max(0, v) / max) * plotH
+  const p: string[] = []
+  p.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`)
+  p.push(`<rect width="100%" height="100%" fill="#fff"/>`)
+  p.push(`<text x="${left}" y="18" font-size="14" font-weight="bold">Server CPU per request: reference ÷ express-fetch-bridge (≥ 1: the bridge is cheaper)</text>`)
   const m = r.machine
-  parts.push(`<text x="${left}" y="34" fill="#555">${esc(`${m.cpu}, ${m.cores} cores, Node ${m.node}, ${r.date.slice(0, 10)}`)}</text>`)
-  parts.push(`<text x="${left}" y="48" fill="#555">${esc(`${r.command}; ${r.config.rounds}×${r.config.duration} s rounds, wrk -c${r.config.connections}`)}</text>`)
+  p.push(`<text x="${left}" y="34" fill="#555">${esc(`${m.cpu}, ${m.cores} cores, Node ${m.node}, ${r.date.slice(0, 16).replace('T', ' ')} UTC, load ${m.load}`)}</text>`)
+  p.push(`<text x="${left}" y="48" fill="#555">${esc(`${r.command}; median of ${r.config.rounds} paired rounds × ${r.config.duration} s, wrk -c${r.config.connections}; ticks: targets`)}</text>`)
   for (let v = 0; v <= max + 1e-9; v += 0.25) {
     const yy = y(v).toFixed(1)
-    const strong = Math.abs(v - 1) < 1e-9
-    parts.push(`<line x1="${left}" x2="${width - 10}" y1="${yy}" y2="${yy}" stroke="${strong ? '#000' : '#ddd'}"${strong ? ' stroke-dasharray="4 3"' : ''}/>`)
-    parts.push(`<text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" fill="#555">${v.toFixed(2)}</text>`)
+    const one = Math.abs(v - 1) < 1e-9
+    p.push(`<line x1="${left}" x2="${width - 10}" y1="${yy}" y2="${yy}" stroke="${one ? '#000' : '#ddd'}"${one ? ' stroke-dasharray="4 3"' : ''}/>`)
+    p.push(`<text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" fill="#555">${v.toFixed(2)}</text>`)
   }
   r.routes.forEach((route, g) => {
     const x0 = left + 10 + g * groupW
-    r.modes.forEach((mode, i) => {
-      const v = r.results[route.path][mode.id].vsFloor
-      const x = x0 + i * bar
-      parts.push(`<rect x="${x}" y="${y(v).toFixed(1)}" width="${bar - 2}" height="${(plotH - (y(v) - top)).toFixed(1)}" fill="${COLORS[i % COLORS.length]}"><title>${esc(`${mode.label}, ${route.name}: ${v.toFixed(2)}× floor`)}</title></rect>`)
+    r.ratios.forEach((x, i) => {
+      const v = x.cpu[route.path]
+      if (!Number.isFinite(v)) return
+      const bx = x0 + i * bar
+      p.push(`<rect x="${bx}" y="${y(v).toFixed(1)}" width="${bar - 3}" height="${(top + plotH - y(v)).toFixed(1)}" fill="${COLORS[i % COLORS.length]}"><title>${esc(`${x.label}, ${route.name}: ${v.toFixed(2)} (target ${x.target})`)}</title></rect>`)
+      if (applies(x, route.path)) p.push(`<line x1="${bx - 1}" x2="${bx + bar - 2}" y1="${y(x.target).toFixed(1)}" y2="${y(x.target).toFixed(1)}" stroke="#000" stroke-width="2"/>`)
     })
-    parts.push(`<text x="${(x0 + (r.modes.length * bar) / 2).toFixed(1)}" y="${top + plotH + 16}" text-anchor="middle">${esc(route.name)}</text>`)
+    p.push(`<text x="${(x0 + (n * bar) / 2).toFixed(1)}" y="${top + plotH + 16}" text-anchor="middle">${esc(route.name)}</text>`)
   })
-  r.modes.forEach((mode, i) => {
-    const col = i % 2
-    const row = Math.floor(i / 2)
-    const x = left + col * ((width - left) / 2)
-    const yy = top + plotH + 36 + row * 18
-    parts.push(`<rect x="${x}" y="${yy - 9}" width="10" height="10" fill="${COLORS[i % COLORS.length]}"/>`)
-    parts.push(`<text x="${x + 15}" y="${yy}">${esc(mode.label)}</text>`)
+  r.ratios.forEach((x, i) => {
+    const lx = left + (i % 2) * ((width - left) / 2)
+    const ly = top + plotH + 36 + Math.floor(i / 2) * 18
+    p.push(`<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${COLORS[i % COLORS.length]}"/>`)
+    p.push(`<text x="${lx + 15}" y="${ly}">${esc(x.label)}</text>`)
   })
-  parts.push('</svg>')
-  return parts.join('\n') + '\n'
+  p.push('</svg>')
+  return p.join('\n') + '\n'
 }
 
 const START = '<!-- bench:start -->'
 const END = '<!-- bench:end -->'
 
-/** Write <name>.md/.json/.svg; for the published run also refresh README's marked table. */
+/** Write <name>.md/.json/.svg; for the published run also refresh README's marked block. */
 export function writeResults(dir: string, name: string, r: BenchResults, readme?: string): { markdown: string; files: string[] } {
   mkdirSync(dir, { recursive: true })
   const md = markdown(r)
@@ -181,7 +170,6 @@ if (require.main === module) {
   const file = process.argv[2]
   if (!file) throw new Error('usage: tsx bench/report.ts <results.json> [--readme]')
   const r = JSON.parse(readFileSync(file, 'utf8')) as BenchResults
-  const name = path.basename(file, '.json')
   const readme = process.argv.includes('--readme') ? path.resolve(__dirname, '..', 'README.md') : undefined
-  console.log(writeResults(path.dirname(path.resolve(file)), name, r, readme).files.join('\n'))
+  console.log(writeResults(path.dirname(path.resolve(file)), path.basename(file, '.json'), r, readme).files.join('\n'))
 }

@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { CHUNK, JSON_BODY, MW_HEADERS, STREAM_CHUNKS } from './workload.js'
+
+/**
+ * The floors: the bench routes answered natively with writeHead + end, no Fetch objects. `floor` does
+ * what a hand-written Express route does; `floorWithAppWork` also does the Hono app's own web-object
+ * work (the Uint8Array, the Blob built and read back, the ReadableStream built and pumped), which no
+ * adapter can avoid, so that a ratio against it measures the adapter alone.
+ */
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+const FOO = Buffer.from('foo')
+const MW_NAMES = Object.keys(MW_HEADERS)
+
+function readBody(req: IncomingMessage, then: (text: string) => void): void {
+  const chunks: Buffer[] = []
+  req.on('data', (c: Buffer) => chunks.push(c))
+  req.on('end', () => then(Buffer.concat(chunks).toString('utf8')))
+}
+
+function sendJson(res: ServerResponse, value: unknown): void {
+  const text = JSON.stringify(value)
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
+function sendBytes(res: ServerResponse, bytes: Uint8Array): void {
+  res.writeHead(200, { 'content-length': bytes.byteLength })
+  res.end(bytes)
+}
+
+/** What cors() + secureHeaders() do natively: one setHeader per header, per request. */
+function mwHeaders(res: ServerResponse): void {
+  for (let i = 0; i < MW_NAMES.length; i++) res.setHeader(MW_NAMES[i], MW_HEADERS[MW_NAMES[i]])
+}
+
+function common(req: IncomingMessage, res: ServerResponse): boolean {
+  switch (req.url) {
+    case '/':
+      res.writeHead(200, { 'content-type': 'text/plain;charset=UTF-8', 'x-foo': 'bar', 'content-length': 3 })
+      res.end(FOO)
+      return true
+    case '/json':
+      sendJson(res, JSON_BODY)
+      return true
+    case '/mw':
+      mwHeaders(res)
+      sendJson(res, JSON_BODY)
+      return true
+    case '/echo':
+      readBody(req, (text) => sendJson(res, JSON.parse(text)))
+      return true
+  }
+  return false
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { 'content-length': 0 })
+  res.end()
+}
+
+export const floor: Handler = (req, res) => {
+  if (common(req, res)) return
+  switch (req.url) {
+    case '/uint8array':
+    case '/blob':
+      return sendBytes(res, FOO)
+    case '/stream':
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+      for (let i = 0; i < STREAM_CHUNKS; i++) res.write(CHUNK)
+      res.end()
+      return
+  }
+  notFound(res)
+}
+
+async function pump(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    res.write(value)
+  }
+  res.end()
+}
+
+export const floorWithAppWork: Handler = (req, res) => {
+  if (common(req, res)) return
+  switch (req.url) {
+    case '/uint8array':
+      return sendBytes(res, new Uint8Array([102, 111, 111]))
+    case '/blob': {
+      const blob = new Blob([new Uint8Array([102, 111, 111])])
+      blob.arrayBuffer().then((ab) => sendBytes(res, new Uint8Array(ab)), (err) => res.destroy(err))
+      return
+    }
+    case '/stream': {
+      // The app's stream exactly as bench/app.ts builds it.
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < STREAM_CHUNKS; i++) controller.enqueue(CHUNK)
+          controller.close()
+        },
+      })
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+      pump(res, body).catch((err) => res.destroy(err))
+      return
+    }
+  }
+  notFound(res)
+}
