@@ -14,12 +14,12 @@ import passport from 'passport'
 import { Strategy as LocalStrategy } from 'passport-local'
 import path from 'node:path'
 import serveStatic from 'serve-static'
-import { expressMiddleware, type ExpressBindings } from '../src/index.js'
+import { expressMiddleware, type ExpressMiddlewareEnv } from '../src/index.js'
 import { host, MAIN_HOSTS, type Hosted } from './helpers/hono-hosts.js'
 
 // The real packages, each run inside Hono through expressMiddleware(), under front-door mode and
 // under @hono/node-server's serve.
-type App = Hono<{ Bindings: ExpressBindings }>
+type App = Hono<ExpressMiddlewareEnv<'user'>>
 
 let running: Hosted | undefined
 afterEach(async () => {
