@@ -189,6 +189,19 @@ describe.each(ALL_HOSTS)('expressMiddleware() under %s', (hostName) => {
   })
 })
 
+describe('expressMiddleware() with paths', () => {
+  it('a Router mounts middleware under a prefix the Express way (prefix stripped), the rest continues', async () => {
+    const router = express.Router()
+    router.use('/static', (req: Req, res: Res, next: Next) => (req.url === '/file.txt' ? res.end(`file at ${req.url}`) : next()))
+    const hono = new Hono()
+    hono.use(expressMiddleware(router))
+    hono.get('*', (c) => c.text(`hono ${c.req.path}`))
+    running = await host('front-door', hono)
+    expect(await (await fetch(running.url + '/static/file.txt')).text()).toBe('file at /file.txt')
+    expect(await (await fetch(running.url + '/static/other.txt')).text()).toBe('hono /static/other.txt')
+  })
+})
+
 describe('expressMiddleware() in middleware mode', () => {
   it("puts back the outer app's request API before Express routes behind the bridge run", async () => {
     const other = express()

@@ -52,8 +52,8 @@ export function createApp({ secret = process.env.SESSION_SECRET ?? 'dev-only-sec
       auth.session(),
     ),
   )
-  hono.post('/login', expressMiddleware(express.json(), auth.authenticate('local')), // c.var.user was copied before this login: read the fresh req.user.
-    (c) => c.json(c.env.incoming.user ?? null))
+  // c.var.user was copied before this login ran: read the fresh req.user.
+  hono.post('/login', expressMiddleware(express.json(), auth.authenticate('local')), (c) => c.json(c.env.incoming.user ?? null))
   hono.post('/logout', async (c) => {
     await new Promise<void>((resolve, reject) => c.env.incoming.logout((err) => (err ? reject(err) : resolve())))
     return c.body(null, 204)
