@@ -15,10 +15,13 @@ writeFileSync('dist/cjs/package.json', JSON.stringify({ type: 'commonjs' }) + '\
 
 // Declaration emit drops the @ts-ignore above the optional `express` type import: put it back, so
 // projects without @types/express (and without skipLibCheck) still compile; the types fall back then.
+// Same for the optional `hono` type import of expressMiddleware().
 for (const dir of ['dist/esm', 'dist/cjs']) {
-  const file = `${dir}/options.d.ts`
-  const text = readFileSync(file, 'utf8')
-  const fixed = text.replace(/^(import type \{[^}]*\} from 'express';)$/m, '// @ts-ignore -- optional peer\n$1')
-  if (fixed === text) throw new Error(`build: express type import not found in ${file}`)
-  writeFileSync(file, fixed)
+  for (const [name, peer] of [['options', 'express'], ['express-middleware', 'hono']]) {
+    const file = `${dir}/${name}.d.ts`
+    const text = readFileSync(file, 'utf8')
+    const fixed = text.replace(new RegExp(`^(import type \\{[^}]*\\} from '${peer}';)$`, 'm'), '// @ts-ignore -- optional peer\n$1')
+    if (fixed === text) throw new Error(`build: ${peer} type import not found in ${file}`)
+    writeFileSync(file, fixed)
+  }
 }
