@@ -151,6 +151,14 @@ describe.each(ALL_HOSTS)('expressMiddleware() under %s', (hostName) => {
     expect(await (await fetch(url + '/api/pass')).text()).toBe('passed')
   })
 
+  it('with { app: false } the middleware gets the plain node:http objects', async () => {
+    const hono = new Hono()
+    hono.use(expressMiddleware({ app: false }, (req: Req, res: Res) => res.end(`${typeof req.get} ${typeof res.json}`)))
+    const res = await fetch(await start(hono))
+    // Under middleware mode they already came through the outer Express app.
+    expect(await res.text()).toBe(hostName === 'middleware mode' ? 'function function' : 'undefined undefined')
+  })
+
   it.each(expressVersions)("with { app } the middleware gets that app's settings (%s)", async (_name, expressOf) => {
     const app = expressOf()
     app.set('trust proxy', true)
@@ -239,7 +247,7 @@ describe('expressMiddleware() without Node bindings', () => {
   })
 
   it('rejects bad arguments when it is built', () => {
-    expect(() => expressMiddleware({ app: (() => {}) as any })).toThrow(/app must be an Express application/)
+    expect(() => expressMiddleware({ app: (() => {}) as any })).toThrow(/app must be an Express application \(express\(\)\) or false/)
     expect(() => expressMiddleware('nope' as any)).toThrow(/expected middleware functions, got string/)
     expect(() => expressMiddleware({ vars: 'user' as any })).toThrow(/vars must be an array/)
   })

@@ -24,9 +24,13 @@ export interface ExpressMiddlewareOptions<K extends keyof ExpressIncoming = neve
    * @default the first Express app among the handlers; else, when the request already came through
    * an Express app (middleware mode), that app; else a default `express()` app with X-Powered-By off
    * (or plain node:http objects, for Connect middleware, when express is not installed)
+   * `false` gives the middleware the plain node:http objects (Connect semantics), which saves
+   * Express's per-request prototype switch: enough for middleware that needs no Express API
+   * (helmet, cors, compression, serve-static, morgan, express-session).
    * @example expressMiddleware({ app: legacyApp }, rateLimit({ limit: 100 }))
+   * @example expressMiddleware({ app: false }, helmet())
    */
-  app?: ExpressAppLike | ((req: any, res: any, next?: any) => void)
+  app?: ExpressAppLike | ((req: any, res: any, next?: any) => void) | false
   /**
    * Properties of the request to copy into Hono's `c.var` once the middleware handed on, so Hono
    * code reads `c.var.user` instead of `c.env.incoming.user` (typed from `c.env.incoming`).
@@ -87,10 +91,11 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
   const stack = flatten(args)
   const vars = options.vars ?? []
   if (!Array.isArray(vars)) throw new TypeError('expressMiddleware: vars must be an array of request property names')
-  if (options.app !== undefined && !isExpressApp(options.app)) {
-    throw new TypeError('expressMiddleware: app must be an Express application (express())')
+  if (options.app !== undefined && options.app !== false && !isExpressApp(options.app)) {
+    throw new TypeError('expressMiddleware: app must be an Express application (express()) or false')
   }
-  const givenApp = (options.app as ExpressAppLike | undefined) ?? (stack.find(isExpressApp) as ExpressAppLike | undefined)
+  const noExpressApi = options.app === false
+  const givenApp = (options.app || undefined) as ExpressAppLike | undefined ?? (stack.find(isExpressApp) as ExpressAppLike | undefined)
 
   const middleware: FallbackMiddleware = async function expressMiddleware(c, next) {
     const env = c.env
@@ -99,7 +104,7 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
     const res = env.outgoing
     // The bridge's serializer merges res headers itself when it writes; other hosts need it done here.
     const viaBridge = c.req.raw instanceof LazyRequest
-    const app = givenApp ?? (isExpressApp(req.app) ? undefined : defaultExpressApp())
+    const app = noExpressApi ? undefined : givenApp ?? (isExpressApp(req.app) ? undefined : defaultExpressApp())
     req.originalUrl ??= req.url
     const unread = bodyUnread(req)
     const saved = app === undefined || app === null ? undefined : enterApp(app, req, res)
