@@ -13,11 +13,12 @@ mkdirSync('dist/esm', { recursive: true })
 writeFileSync('dist/esm/package.json', JSON.stringify({ type: 'module' }) + '\n')
 writeFileSync('dist/cjs/package.json', JSON.stringify({ type: 'commonjs' }) + '\n')
 
-// Declaration emit drops the @ts-ignore above the optional `express` type import: put it back, so
+// Declaration emit drops the @ts-ignore above the optional peers' type imports (express, hono): put it back, so
 // projects without @types/express (and without skipLibCheck) still compile; the types fall back then.
 // The declaration map gets an empty line there too, so "Go to definition" stays on the right line.
 for (const dir of ['dist/esm', 'dist/cjs']) {
   restoreTsIgnore(`${dir}/options.d.ts`, /^import type \{[^}]*\} from 'express';$/)
+  restoreTsIgnore(`${dir}/express-middleware.d.ts`, /^import type \{[^}]*\} from 'hono';$/)
   restoreTsIgnore(`${dir}/websocket-types.d.ts`, /^import type \{[^}]*\} from 'hono\/ws';$/)
 }
 

@@ -115,6 +115,8 @@ function respond(
   fallthrough: boolean,
   fallback: ResolvedOptions['fallback'],
 ): void {
+  // The handler (or Express middleware run by expressMiddleware()) answered through res itself.
+  if (res.headersSent || res.writableEnded) return
   if (response === undefined || response === null) {
     if (fallthrough) return passOn(req, res, next, fallback)
     return failed(req, res, next, new TypeError('The app returned no Response'))

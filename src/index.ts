@@ -11,3 +11,12 @@ export type {
 } from './options.js'
 export { LightResponse, installGlobalResponse, OriginalResponse } from './response.js'
 export { BadRequestError } from './errors.js'
+export { expressMiddleware } from './express-middleware.js'
+export type {
+  ExpressIncoming,
+  ExpressMiddleware,
+  ExpressMiddlewareEnv,
+  ExpressMiddlewareHandler,
+  ExpressMiddlewareOptions,
+} from './express-middleware.js'
+export { RESPONSE_ALREADY_SENT } from './already-sent.js'

@@ -29,7 +29,7 @@ export interface HttpBindings {
  * `Fallback` when `T` is `any` or an unresolved import, else `T`. (The usual `0 extends 1 & T` test
  * does not catch an unresolved import; a distributive conditional over `any` yields `boolean` for both.)
  */
-type OrFallback<T, Fallback> = boolean extends (T extends never ? true : false) ? Fallback : T
+export type OrFallback<T, Fallback> = boolean extends (T extends never ? true : false) ? Fallback : T
 
 /**
  * The bindings under Express: `c.env.incoming` is the Express Request (with whatever auth or session

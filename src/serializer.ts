@@ -3,6 +3,7 @@ import { endFixed, endHead, toBuffer } from './fixed-body.js'
 import { flattenHeaders, flattenInit, indexOfHeader, removeHeader, type FlatHeaders } from './headers.js'
 import { defaultContentType, fillLightState, OriginalResponse, type LightState } from './response.js'
 import { pumpStream } from './stream-pump.js'
+import { ALREADY_SENT_HEADER } from './already-sent.js'
 
 /**
  * Writes a fetch Response onto a Node ServerResponse.
@@ -42,6 +43,7 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
       if (type !== undefined && indexOfHeader(flat, 'content-type') === -1) flat.push('content-type', type)
     }
     if (body === null) {
+      if (indexOfHeader(flat, ALREADY_SENT_HEADER) !== -1) return
       if (req.method === 'HEAD') return endHead(res, status, statusText, flat, headLength, headSource)
       return endFixed(req, res, status, statusText, flat, '')
     }
@@ -66,6 +68,8 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
   // client never gets.
   if (type !== 'default' && body !== null) dropDecodedFraming(flat)
   if (body === null) {
+    // RESPONSE_ALREADY_SENT (ours or @hono/node-server's): the handler wrote to res itself.
+    if (indexOfHeader(flat, ALREADY_SENT_HEADER) !== -1) return
     if (req.method === 'HEAD') return endHead(res, response.status, response.statusText, flat, undefined, undefined)
     return endFixed(req, res, response.status, response.statusText, flat, '')
   }

@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/**
+ * Running a list of Express/Connect middleware the way Express's router runs `app.use()` layers:
+ * error handlers (four parameters) only see errors, `next('route')` goes on to the next layer,
+ * `next('router')` leaves the list, a throw or a rejected promise becomes `next(err)`. The run ends
+ * when a middleware hands on past the last one, or when the response is finished without that
+ * (the middleware answered by itself).
+ */
+
+export type ExpressHandler = (...args: any[]) => unknown
+
+/** How the run ended. */
+export type ChainOutcome =
+  | { kind: 'next' }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'answered' }
+
+const NEXT: ChainOutcome = Object.freeze({ kind: 'next' })
+const ANSWERED: ChainOutcome = Object.freeze({ kind: 'answered' })
+
+export function runChain(stack: readonly ExpressHandler[], req: IncomingMessage, res: ServerResponse): Promise<ChainOutcome> {
+  return new Promise<ChainOutcome>((resolve) => {
+    let settled = false
+    let index = 0
+    const settle = (outcome: ChainOutcome) => {
+      if (settled) return
+      settled = true
+      res.off('finish', onEnd)
+      res.off('close', onEnd)
+      resolve(outcome)
+    }
+    // finish: the middleware sent a whole answer; close first: the client left while it worked.
+    const onEnd = () => settle(ANSWERED)
+    res.once('finish', onEnd)
+    res.once('close', onEnd)
+
+    const next = (err?: unknown): void => {
+      if (settled) return
+      if (err === 'router') return settle(NEXT)
+      // As in Express, any falsy value is "no error", and 'route' skips to the next layer.
+      let error = err === 'route' ? undefined : err
+      while (index < stack.length) {
+        const fn = stack[index++]
+        const handlesErrors = fn.length === 4
+        if (error ? !handlesErrors : handlesErrors) continue
+        const reqNext = (req as { next?: unknown })
+        reqNext.next = next
+        try {
+          const result = error ? fn(error, req, res, next) : fn(req, res, next)
+          if (result !== null && typeof result === 'object' && typeof (result as Promise<unknown>).then === 'function') {
+            ;(result as Promise<unknown>).then(undefined, (e: unknown) => next(e || new Error('Rejected promise')))
+          }
+          return
+        } catch (e) {
+          error = e || new Error('Middleware threw a falsy value')
+        }
+      }
+      settle(error ? { kind: 'error', error } : NEXT)
+    }
+    if (res.writableEnded) settle(ANSWERED)
+    else next()
+  })
+}

@@ -1,0 +1,50 @@
+import type { ServerResponse } from 'node:http'
+import { flattenHeaders, type FlatHeaders } from './headers.js'
+import { mergeWithOutgoing } from './outgoing-headers.js'
+import { OriginalResponse } from './response.js'
+
+/**
+ * Hosts other than the bridge (@hono/node-server) write the Hono response with
+ * `res.writeHead(status, headers)`, which replaces what middleware set on `res` under the same name:
+ * apply the bridge's merge rules (Set-Cookie appended, Vary merged, framing dropped) to the Hono
+ * response first. The bridge's own serializer does this when it writes.
+ */
+
+interface HonoContextLike {
+  res: Response
+}
+
+export function mergeOutgoingInto(c: HonoContextLike, res: ServerResponse): void {
+  if (res.headersSent) return
+  if (!res.hasHeader('set-cookie') && !res.hasHeader('vary') && !res.hasHeader('content-length') && !res.hasHeader('transfer-encoding')) return
+  const response = c.res
+  const flat: FlatHeaders = []
+  flattenHeaders(response.headers, flat)
+  const before = flat.slice()
+  mergeWithOutgoing(res, flat)
+  if (sameList(before, flat)) return
+  const headers = response.headers
+  try {
+    // Replace the merged names in place (a Hono response's headers are mutable).
+    for (let i = 0; i < flat.length; i += 2) headers.delete(flat[i])
+    for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1])
+  } catch {
+    // Immutable headers (a fetch() response): a copy with the merged list. Clearing c.res first keeps
+    // Hono from copying the old headers back over the new ones.
+    const copy = new OriginalResponse(response.body, { status: response.status, statusText: response.statusText, headers: pairs(flat) })
+    ;(c as { res: Response | undefined }).res = undefined
+    c.res = copy
+  }
+}
+
+function sameList(a: FlatHeaders, b: FlatHeaders): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+function pairs(flat: FlatHeaders): [string, string][] {
+  const out: [string, string][] = []
+  for (let i = 0; i < flat.length; i += 2) out.push([flat[i], flat[i + 1]])
+  return out
+}
