@@ -14,6 +14,7 @@ import { BadRequestError } from './errors.js'
 import { createRequest } from './request.js'
 import { installGlobalResponse } from './response.js'
 import { writeResponse } from './serializer.js'
+import { recordBridge } from './bridge-info.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -61,7 +62,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const fallthrough = opts.fallthrough
 
   // No closures on the synchronous path: respond() is a module function taking the request's parts.
-  return withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
+  const bridge = withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
     if (opts.overrideGlobalObjects) installGlobalResponse()
 
     let request: Request
@@ -91,6 +92,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       respond(result, req, res, next, env, fallthrough, fallback)
     }
   })
+  return recordBridge(bridge, { app, keepMountPath, fallthrough, fallback })
 }
 
 function respond(
