@@ -1,11 +1,11 @@
-import type { FallbackHandler, FetchApp } from './options.js'
+import type { FallbackHandler } from './options.js'
 
 /**
  * What a bridge was made from, so the migration report can find bridges in an Express stack (or be
  * handed a front-door bridge) and route the way they do. Recorded once per bridge, never per request.
  */
 export interface BridgeInfo {
-  app: FetchApp
+  app: unknown
   keepMountPath: boolean
   fallthrough: boolean
   fallback: FallbackHandler | undefined

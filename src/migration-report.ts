@@ -4,10 +4,10 @@
  * Hono's own router — to see who would answer them.
  */
 import { bridgeInfo } from './bridge-info.js'
-import { isHonoLike } from './fallthrough.js'
 import { bridgeEndpoint, collectEndpoints, prefixMount, stackOf, type Endpoint, type ExpressBridge, type ExpressRoute } from './migration-express.js'
 import { formatReport } from './migration-format.js'
 import { honoSamples, joinPath } from './migration-samples.js'
+import { canMatch, honoMatches, isMiddleware, type HonoRoutes as Hono } from './hono-routes.js'
 
 /** Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still live), `unchecked` (a RegExp path: no samples). */
 export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'unchecked'
@@ -103,33 +103,6 @@ export class MigrationReport {
 
 const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 const methodsFor = (method: string): string[] => (method === '*' || method === 'ALL' ? ANY_METHOD : [method])
-
-interface HonoRoute {
-  method: string
-  path: string
-  handler: (...args: any[]) => unknown
-}
-
-interface Hono {
-  routes: HonoRoute[]
-  router: { match(method: string, path: string): [Array<[[unknown, HonoRoute?], unknown]>, unknown?] }
-}
-
-/** Middleware takes `(c, next)`, as Hono's own `inspectRoutes()` tells them apart. */
-function isMiddleware(handler: any): boolean {
-  while (handler?.__COMPOSED_HANDLER) handler = handler.__COMPOSED_HANDLER
-  return typeof handler === 'function' && handler.length > 1
-}
-
-function honoMatches(hono: Hono, method: string, path: string): HonoRoute[] {
-  const [matches] = hono.router.match(method === 'HEAD' ? 'GET' : method, path)
-  const routes: HonoRoute[] = []
-  for (const match of matches) {
-    const route = match[0][1]
-    if (route !== undefined && !isMiddleware(route.handler)) routes.push(route)
-  }
-  return routes
-}
 
 type Taker = { side: 'express'; route: ExpressRoute } | { side: 'hono'; label: string }
 
@@ -251,9 +224,9 @@ export function migrationReport(expressApp: unknown, honoApp?: unknown, options:
     throw new TypeError('migrationReport: expected an Express 4/5 app or Router, or a front-door fetchBridge')
   }
   const endpoints: Endpoint[] = collectEndpoints(stack ?? [])
-  const found = endpoints.filter((e): e is ExpressBridge => e.kind === 'bridge' && isHonoLike(e.info.app))
+  const found = endpoints.filter((e): e is ExpressBridge => e.kind === 'bridge' && canMatch(e.info.app))
   const hono = (honoApp ?? frontDoor?.app ?? found[0]?.info.app) as Hono | undefined
-  if (!isHonoLike(hono) || typeof (hono.router as Hono['router'] | undefined)?.match !== 'function') {
+  if (!canMatch(hono)) {
     throw new TypeError('migrationReport: expected a Hono app (none given, and no bridge over one in the Express stack)')
   }
   let bridges = found.filter((b) => b.info.app === hono)
