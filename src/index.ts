@@ -1,6 +1,8 @@
 export { fetchBridge } from './bridge.js'
 export type {
   BridgeHandler,
+  DispatchInfo,
+  DispatchSide,
   ExecutionContextLike,
   ExpressBindings,
   FallbackHandler,
@@ -11,3 +13,15 @@ export type {
 } from './options.js'
 export { LightResponse, installGlobalResponse, OriginalResponse } from './response.js'
 export { BadRequestError } from './errors.js'
+export { migrationReport, MigrationReport } from './migration-report.js'
+export type {
+  BridgeEntry,
+  ExpressRouteEntry,
+  ExpressRouteStatus,
+  HonoRouteEntry,
+  HonoRouteStatus,
+  MigrationReportOptions,
+  MigrationSummary,
+  PartlyMovedPath,
+  SampleResult,
+} from './migration-report.js'
