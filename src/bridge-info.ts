@@ -11,13 +11,15 @@ export interface BridgeInfo {
   fallback: FallbackHandler | undefined
 }
 
-const bridges = new WeakMap<object, BridgeInfo>()
+// A registered symbol, not a module-level WeakMap: the server may load the CJS build while the CLI
+// runs the ESM one (or another copy), and the bridge must still be recognised.
+const INFO = Symbol.for('express-fetch-bridge.bridge-info')
 
 export function recordBridge<T extends object>(handler: T, info: BridgeInfo): T {
-  bridges.set(handler, info)
+  Object.defineProperty(handler, INFO, { value: Object.freeze(info) })
   return handler
 }
 
 export function bridgeInfo(handler: unknown): BridgeInfo | undefined {
-  return typeof handler === 'function' ? bridges.get(handler) : undefined
+  return typeof handler === 'function' ? (handler as { [INFO]?: BridgeInfo })[INFO] : undefined
 }
