@@ -164,10 +164,10 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * duration: traffic counts for a migration. Without it the bridge adds nothing per request.
    * Errors it throws are reported as process warnings, never thrown into the server.
    * @default undefined
-   * @example Prometheus (prom-client)
-   * const served = new client.Counter({ name: 'http_requests_total', help: 'Requests by side', labelNames: ['side', 'route', 'status'] })
+   * @example Prometheus (prom-client); label with the route pattern, never the raw URL
+   * const served = new client.Counter({ name: 'bridge_requests_total', help: 'Requests by side', labelNames: ['side', 'route', 'status'] })
    * app.use(fetchBridge(hono, {
-   *   onDispatch: (info) => served.inc({ side: info.side, route: info.route ?? info.req.url, status: info.status }),
+   *   onDispatch: (info) => served.inc({ side: info.side, route: info.route ?? '', status: info.status }),
    * }))
    */
   onDispatch?: (info: DispatchInfo) => void
