@@ -1,13 +1,15 @@
 import request from 'supertest'
 import { Hono } from 'hono'
-import { fetchBridge, migrationReport, type MigrationReport } from '../src/index.js'
+import { fetchBridge, migrationReport, type ExpressRouteEntry, type HonoRouteEntry, type MigrationReport } from '../src/index.js'
 import { expressVersions } from './helpers/express-versions.js'
 
 const fromExpress = (_req: unknown, res: any) => res.send('express')
 const fromHono = (c: { text(s: string): Response }) => c.text('hono')
 
-const row = (report: MigrationReport, side: 'express' | 'hono', method: string, path: string) => {
-  const found = report[side].find((r) => r.method === method && r.path === path)
+function row(report: MigrationReport, side: 'express', method: string, path: string): ExpressRouteEntry
+function row(report: MigrationReport, side: 'hono', method: string, path: string): HonoRouteEntry
+function row(report: MigrationReport, side: 'express' | 'hono', method: string, path: string) {
+  const found = (report[side] as Array<ExpressRouteEntry | HonoRouteEntry>).find((r) => r.method === method && r.path === path)
   if (!found) throw new Error(`no ${side} row ${method} ${path} in\n${report.format()}`)
   return found
 }
