@@ -62,8 +62,10 @@ type Tsx = { tsImport(specifier: string, parent: string): Promise<Record<string,
 
 /** tsx's ESM API: next to this CLI, else the server module's project (through tsx's exports map). */
 async function loadTsx(file: string): Promise<Tsx | undefined> {
+  // A variable, so the compiler neither resolves tsx's types (an optional tool) nor bundles it.
+  const specifier = 'tsx/esm/api'
   try {
-    return await import('tsx/esm/api')
+    return await import(specifier)
   } catch {
     try {
       const manifest = createRequire(file).resolve('tsx/package.json')
