@@ -68,8 +68,8 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     const entry = row(migrationReport(server().app), 'express', 'GET', '/items/:id')
     expect(entry.status).toBe('partly-shadowed')
     expect(entry.samples).toEqual(expect.arrayContaining([
-      { method: 'GET', path: '/items/1', servedBy: 'hono' },
-      { method: 'GET', path: '/items/sample', servedBy: 'express' },
+      { method: 'GET', path: '/items/1', servedBy: 'hono', answeredBy: 'GET /items/:id{[0-9]+}' },
+      { method: 'GET', path: '/items/sample', servedBy: 'express', answeredBy: 'GET /items/:id' },
     ]))
   })
 
@@ -143,6 +143,27 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     const paths = report.express.flatMap((r) => r.samples.map((s) => s.path))
     expect(paths).toEqual(expect.arrayContaining(['/files/x/y', '/docs', '/docs/1']))
     for (const path of paths) await request(app).get(path).expect(200, 'hono')
+  })
+
+  it("sees a Hono catch-all shadow every Express route of its method", () => {
+    const app = express()
+    app.get('/first', fromExpress)
+    app.use(fetchBridge(new Hono().get('*', fromHono)))
+    app.get('/a/:id', fromExpress)
+    app.post('/a/:id', fromExpress)
+    if (_name === 'Express 4') app.get('*', fromExpress)
+    const report = migrationReport(app)
+    expect(report.express.map((r) => [r.method, r.path, r.status])).toEqual([
+      ['GET', '/first', 'express'],
+      ['GET', '/a/:id', 'shadowed'],
+      ['POST', '/a/:id', 'express'],
+      ...(_name === 'Express 4' ? [['GET', '*', 'shadowed']] : []),
+    ])
+    // Partly reachable: the route before the bridge still wins for /first.
+    expect(report.hono).toEqual([expect.objectContaining({ path: '/*', status: 'moved' })])
+    expect(report.hono[0].samples).toContainEqual({ method: 'GET', path: '/first', servedBy: 'express', answeredBy: 'GET /first' })
+    expect(report.hono[0].expressRoutes).not.toContain('GET /first')
+    expect(report.format()).toMatch(/replaces an Express route; Express answers first \(1 of \d+ sample requests\)/)
   })
 
   it('marks a RegExp path as unchecked instead of guessing', () => {

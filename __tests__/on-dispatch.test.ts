@@ -93,6 +93,32 @@ describe.each(expressVersions)('onDispatch on %s', (_name, express) => {
   })
 })
 
+describe('a bridge without onDispatch', () => {
+  /** The 'close' and 'finish' listeners on the response when it reaches an Express route behind `bridges`. */
+  async function listenersBehind(...bridges: Array<ReturnType<typeof fetchBridge>>): Promise<number[]> {
+    const app = expressVersions[0][1]()
+    for (const bridge of bridges) app.use(bridge)
+    let counts: number[] = []
+    app.get('/legacy', (_req, res) => {
+      counts = [res.listenerCount('close'), res.listenerCount('finish')]
+      res.send('express')
+    })
+    const server = await listen(app)
+    try {
+      await request(server.url + '/legacy')
+      return counts
+    } finally {
+      await server.close()
+    }
+  }
+
+  it('adds no listener to the response (the option costs nothing when unset)', async () => {
+    const [close, finish] = await listenersBehind()
+    expect(await listenersBehind(fetchBridge(honoApp()))).toEqual([close, finish])
+    expect(await listenersBehind(fetchBridge(honoApp(), { onDispatch: () => {} }))).toEqual([close + 1, finish])
+  })
+})
+
 describe('onDispatch without Express', () => {
   it("reports 'none' when nothing is behind the bridge, and answers exactly as without the option", async () => {
     const { calls, onDispatch, until } = recorder()

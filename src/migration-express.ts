@@ -116,7 +116,7 @@ function routeEndpoint(layer: Layer, mounts: Mount[]): ExpressRoute {
   return {
     kind: 'route',
     mounts,
-    path: joinPath(prefix, rawDisplay(route.path)),
+    path: prefix === '/' ? rawDisplay(route.path) : joinPath(prefix, rawDisplay(route.path)),
     methods,
     samples: [...new Set(prefixSamples.flatMap((p) => rawSamples(route.path).map((s) => joinPath(p, s))))],
     serves(method, path) {

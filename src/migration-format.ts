@@ -25,6 +25,8 @@ function share(samples: { servedBy: string }[], side: string): string {
   return n === samples.length ? '' : ` (${n} of ${samples.length} sample requests)`
 }
 
+const routes = (n: number, side: string) => `${n} ${side} route${n === 1 ? '' : 's'}`
+
 export function formatReport(report: MigrationReport): string {
   const out: string[] = []
   for (const b of report.bridges) {
@@ -48,7 +50,7 @@ export function formatReport(report: MigrationReport): string {
       ['STATUS', 'METHOD', 'PATH', 'EXPRESS ROUTE', 'NOTE'],
       ...report.hono.map((h) => [
         h.status, h.method, h.path, h.expressRoutes.join(', ') || '-',
-        HONO_NOTES[h.status] + (h.status === 'unreachable' ? share(h.samples, 'express') : ''),
+        HONO_NOTES[h.status] + (h.status !== 'unreachable' && h.samples.some((x) => x.servedBy === 'express') ? `; Express answers first${share(h.samples, 'express')}` : ''),
       ]),
     ]))
   }
@@ -62,8 +64,8 @@ export function formatReport(report: MigrationReport): string {
   const s = report.summary
   out.push(
     '',
-    `${s.expressRoutes} Express routes: ${s.shadowed} shadowed (safe to delete), ${s.partlyShadowed} partly shadowed, ${s.live} still live.` +
-      ` ${s.honoRoutes} Hono routes: ${s.moved} moved, ${s.honoOnly} Hono-only, ${s.unreachable} unreachable.` +
+    `${routes(s.expressRoutes, 'Express')}: ${s.shadowed} shadowed (safe to delete), ${s.partlyShadowed} partly shadowed, ${s.live} still live.` +
+      ` ${routes(s.honoRoutes, 'Hono')}: ${s.moved} moved, ${s.honoOnly} Hono-only, ${s.unreachable} unreachable.` +
       (s.unchecked > 0 ? ` ${s.unchecked} not checked.` : ''),
   )
   return out.join('\n') + '\n'

@@ -11,13 +11,15 @@ import { canMatch, honoMatches, isMiddleware, type HonoRoutes as Hono } from './
 
 /** Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still live), `unchecked` (a RegExp path: no samples). */
 export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'unchecked'
-/** Hono route: `moved` (replaces an Express route), `hono-only`, `unreachable` (an Express route before the bridge answers first), `unchecked`. */
+/** Hono route: `moved` (replaces an Express route), `hono-only`, `unreachable` (Express routes before the bridge answer all its requests first), `unchecked`. */
 export type HonoRouteStatus = 'moved' | 'hono-only' | 'unreachable' | 'unchecked'
 
 export interface SampleResult {
   method: string
   path: string
   servedBy: 'hono' | 'express'
+  /** The route that answers it: `METHOD /pattern` of the Hono or Express route, or `-` for none. */
+  answeredBy: string
 }
 
 export interface ExpressRouteEntry {
@@ -104,14 +106,14 @@ export class MigrationReport {
 const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 const methodsFor = (method: string): string[] => (method === '*' || method === 'ALL' ? ANY_METHOD : [method])
 
-type Taker = { side: 'express'; route: ExpressRoute } | { side: 'hono'; label: string }
+type Taker = { side: 'express'; route: ExpressRoute; label: string } | { side: 'hono'; label: string }
 
 const label = (method: string, path: string) => `${method} ${path}`
 
 function firstTaker(endpoints: Endpoint[], hono: Hono, method: string, path: string): Taker | undefined {
   for (const endpoint of endpoints) {
     if (endpoint.kind === 'route') {
-      if (endpoint.serves(method, path)) return { side: 'express', route: endpoint }
+      if (endpoint.serves(method, path)) return { side: 'express', route: endpoint, label: label(method, endpoint.path) }
       continue
     }
     if (endpoint.info.app !== hono) continue
@@ -132,6 +134,7 @@ function expressEntries(endpoints: Endpoint[], hono: Hono, extra: SampleResult[]
     for (const method of route.methods) {
       const samples: SampleResult[] = []
       const honoRoutes = new Set<string>()
+      let reached = 0
       for (const m of methodsFor(method)) {
         const paths = new Set(route.samples)
         for (const s of extra) if (s.method === m) paths.add(s.path)
@@ -139,12 +142,13 @@ function expressEntries(endpoints: Endpoint[], hono: Hono, extra: SampleResult[]
           if (!route.serves(m, path)) continue
           const taker = firstTaker(endpoints, hono, m, path)
           if (taker?.side === 'hono') honoRoutes.add(taker.label)
-          samples.push({ method: m, path, servedBy: taker?.side === 'hono' ? 'hono' : 'express' })
+          else if (taker?.route === route) reached++
+          samples.push({ method: m, path, servedBy: taker?.side === 'hono' ? 'hono' : 'express', answeredBy: taker?.label ?? '-' })
         }
       }
-      const byHono = samples.filter((s) => s.servedBy === 'hono').length
+      // Dead code when none of its requests reaches it any more and Hono took some of them.
       const status: ExpressRouteStatus =
-        samples.length === 0 ? 'unchecked' : byHono === samples.length ? 'shadowed' : byHono > 0 ? 'partly-shadowed' : 'express'
+        samples.length === 0 ? 'unchecked' : honoRoutes.size === 0 ? 'express' : reached === 0 ? 'shadowed' : 'partly-shadowed'
       entries.push({ method, path: route.path, status, honoRoutes: [...honoRoutes], samples })
     }
   }
@@ -155,7 +159,8 @@ function prefixSamples(bridge: ExpressBridge): string[] {
   return bridge.mounts.reduce<string[]>((acc, m) => acc.flatMap((a) => m.samples.map((s) => joinPath(a, s))), ['/'])
 }
 
-function honoEntries(endpoints: Endpoint[], bridges: ExpressBridge[], hono: Hono): HonoRouteEntry[] {
+/** `extra`: the Express routes' candidate requests, so a Hono `/*` is seen to replace `/a/:id`. */
+function honoEntries(endpoints: Endpoint[], bridges: ExpressBridge[], hono: Hono, extra: Array<{ method: string; path: string }>): HonoRouteEntry[] {
   const entries: HonoRouteEntry[] = []
   const seen = new Set<string>()
   for (const route of hono.routes) {
@@ -167,21 +172,23 @@ function honoEntries(endpoints: Endpoint[], bridges: ExpressBridge[], hono: Hono
     for (const bridge of bridges) {
       const prefixes = bridge.info.keepMountPath ? ['/'] : prefixSamples(bridge)
       for (const m of methodsFor(route.method)) {
-        for (const prefix of prefixes) {
-          for (const sample of honoSamples(route.path)) {
-            const path = joinPath(prefix, sample)
-            const appPath = bridge.appPath(path)
-            if (appPath === undefined || !honoMatches(hono, m, appPath).includes(route)) continue
-            for (const e of endpoints) if (e.kind === 'route' && e.serves(m, path)) expressRoutes.add(label(m, e.path))
-            const taker = firstTaker(endpoints, hono, m, path)
-            samples.push({ method: m, path, servedBy: taker?.side === 'express' ? 'express' : 'hono' })
-          }
+        const paths = new Set<string>()
+        for (const prefix of prefixes) for (const sample of honoSamples(route.path)) paths.add(joinPath(prefix, sample))
+        for (const e of extra) if (e.method === m) paths.add(e.path)
+        for (const path of paths) {
+          const appPath = bridge.appPath(path)
+          if (appPath === undefined || !honoMatches(hono, m, appPath).includes(route)) continue
+          const taker = firstTaker(endpoints, hono, m, path)
+          const servedBy = taker?.side === 'express' ? 'express' : 'hono'
+          samples.push({ method: m, path, servedBy, answeredBy: taker?.label ?? '-' })
+          // The Express routes this one replaces: those that would serve what Hono now answers.
+          if (servedBy === 'hono') for (const e of endpoints) if (e.kind === 'route' && e.serves(m, path)) expressRoutes.add(label(m, e.path))
         }
       }
     }
     const status: HonoRouteStatus =
       samples.length === 0 ? 'unchecked'
-        : samples.some((s) => s.servedBy === 'express') ? 'unreachable'
+        : samples.every((s) => s.servedBy === 'express') ? 'unreachable'
           : expressRoutes.size > 0 ? 'moved' : 'hono-only'
     entries.push({ method: route.method, path: route.path, status, expressRoutes: [...expressRoutes], samples })
   }
@@ -240,7 +247,10 @@ export function migrationReport(expressApp: unknown, honoApp?: unknown, options:
   }
   // An assumed or front-door bridge sees every request first.
   const model = detected && !frontDoor ? endpoints : [...bridges, ...endpoints.filter((e) => e.kind === 'route')]
-  const honoRows = honoEntries(model, bridges, hono)
+  const candidates = model.flatMap((e) =>
+    e.kind === 'route' ? e.methods.flatMap((method) => methodsFor(method).flatMap((m) => e.samples.map((path) => ({ method: m, path })))) : [],
+  )
+  const honoRows = honoEntries(model, bridges, hono, candidates)
   const express = expressEntries(model, hono, honoRows.flatMap((h) => h.samples))
   const count = <T extends { status: string }>(rows: T[], status: string) => rows.filter((r) => r.status === status).length
   return new MigrationReport(

@@ -149,7 +149,7 @@ export function honoSamples(path: string): string[] {
 
 /** Joins a mount prefix and a path below it the way Express strips and restores them. */
 export function joinPath(prefix: string, path: string): string {
-  if (prefix === '' || prefix === '/') return path
+  if (prefix === '' || prefix === '/') return path.startsWith('/') ? path : '/' + path
   if (path === '/' || path === '') return prefix
   return prefix.replace(/\/$/, '') + (path.startsWith('/') ? path : '/' + path)
 }
