@@ -14,6 +14,8 @@ import { BadRequestError } from './errors.js'
 import { createRequest } from './request.js'
 import { installGlobals } from './globals.js'
 import { writeResponse } from './serializer.js'
+import { recordBridge } from './bridge-info.js'
+import { reportingBridge } from './dispatch-report.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -66,6 +68,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   options?: FetchBridgeOptions<Req, Res>,
 ): BridgeHandler {
   const opts = resolveOptions(options)
+  // Only a bridge with onDispatch pays for it: the reporting wrapper is a separate handler.
+  if (opts.onDispatch !== undefined) return reportingBridge(app, options!, opts.onDispatch, fetchBridge)
   const fetch = resolveFetch(app, opts.fallthrough)
   const { origin, keepMountPath, env: envFactory, fallback } = opts
 
@@ -103,7 +107,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     }
   })
   partsOf.set(handler, { fetch, opts, ctx: executionContext })
-  return handler
+  return recordBridge(handler, { app, keepMountPath, fallthrough, fallback })
 }
 
 function respond(

@@ -1,6 +1,8 @@
 export { fetchBridge } from './bridge.js'
 export type {
   BridgeHandler,
+  DispatchInfo,
+  DispatchSide,
   ExecutionContextLike,
   ExpressBindings,
   FallbackHandler,
@@ -20,3 +22,16 @@ export type {
   ExpressMiddlewareOptions,
 } from './express-middleware.js'
 export { RESPONSE_ALREADY_SENT } from './already-sent.js'
+export { migrationReport } from './migration-report.js'
+export type { MigrationReport } from './migration-report.js'
+export type {
+  BridgeEntry,
+  ExpressRouteEntry,
+  ExpressRouteStatus,
+  HonoRouteEntry,
+  HonoRouteStatus,
+  MigrationReportOptions,
+  MigrationSummary,
+  PartlyMovedPath,
+  SampleResult,
+} from './migration-report.js'

@@ -71,6 +71,33 @@ export interface BridgeHandler {
   listen: Server['listen']
 }
 
+/**
+ * Who answered a request that reached the bridge: `'hono'` (a route of the app), `'express'` (no
+ * route matched: handed to `next()`, the Express routes behind the bridge), `'fallback'` (handed to
+ * the front-door `fallback`), `'none'` (no route and nothing behind: the bridge's own 404).
+ */
+export type DispatchSide = 'hono' | 'express' | 'fallback' | 'none'
+
+/** What `onDispatch` receives, once per request, when the response is finished or the connection closed. */
+export interface DispatchInfo {
+  side: DispatchSide
+  /**
+   * The Hono route pattern that matched (`'/users/:id'`, as in `c.req.routePath`) when `side` is
+   * `'hono'` and the app is a Hono app; otherwise undefined. Computed on first read.
+   */
+  readonly route: string | undefined
+  /** The request method. */
+  method: string
+  /** The status sent (`res.statusCode`). */
+  status: number
+  /** Milliseconds from the bridge receiving the request until the response finished (or the connection closed). */
+  duration: number
+  /** False when the connection closed before the response was complete. */
+  completed: boolean
+  req: IncomingMessage
+  res: ServerResponse
+}
+
 /** Options of `fetchBridge`. */
 export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse> {
   /**
@@ -136,6 +163,19 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * fetchBridge(hono, { fallback: app }).listen(3000)
    */
   fallback?: FallbackHandler
+  /**
+   * Called once per request that reaches the bridge, after the response is finished (or the
+   * connection closed), with who served it, the matched Hono route pattern, the status and the
+   * duration: traffic counts for a migration. Without it the bridge adds nothing per request.
+   * Errors it throws are reported as process warnings, never thrown into the server.
+   * @default undefined
+   * @example Prometheus (prom-client); label with the route pattern, never the raw URL
+   * const served = new client.Counter({ name: 'bridge_requests_total', help: 'Requests by side', labelNames: ['side', 'route', 'status'] })
+   * app.use(fetchBridge(hono, {
+   *   onDispatch: (info) => served.inc({ side: info.side, route: info.route ?? '', status: info.status }),
+   * }))
+   */
+  onDispatch?: (info: DispatchInfo) => void
 }
 
 /** Options with defaults applied, computed once per bridge. */
@@ -146,6 +186,7 @@ export interface ResolvedOptions {
   origin: string | undefined
   env: ((req: any, res: any) => Record<string, unknown>) | undefined
   fallback: FallbackHandler | undefined
+  onDispatch: ((info: DispatchInfo) => void) | undefined
 }
 
 export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): ResolvedOptions {
@@ -180,6 +221,9 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
       throw new TypeError('fetchBridge: fallback needs fallthrough; drop fallthrough: false or the fallback')
     }
   }
+  if (options.onDispatch !== undefined && typeof options.onDispatch !== 'function') {
+    throw new TypeError('fetchBridge: onDispatch must be a function (info) => void')
+  }
   return {
     overrideGlobalObjects: options.overrideGlobalObjects ?? true,
     fallthrough: options.fallthrough ?? true,
@@ -187,5 +231,6 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
     origin,
     env: options.env,
     fallback: options.fallback,
+    onDispatch: options.onDispatch,
   }
 }

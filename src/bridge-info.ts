@@ -1,0 +1,25 @@
+import type { FallbackHandler } from './options.js'
+
+/**
+ * What a bridge was made from, so the migration report can find bridges in an Express stack (or be
+ * handed a front-door bridge) and route the way they do. Recorded once per bridge, never per request.
+ */
+export interface BridgeInfo {
+  app: unknown
+  keepMountPath: boolean
+  fallthrough: boolean
+  fallback: FallbackHandler | undefined
+}
+
+// A registered symbol, not a module-level WeakMap: the server may load the CJS build while the CLI
+// runs the ESM one (or another copy), and the bridge must still be recognised.
+const INFO = Symbol.for('express-fetch-bridge.bridge-info')
+
+export function recordBridge<T extends object>(handler: T, info: BridgeInfo): T {
+  Object.defineProperty(handler, INFO, { value: Object.freeze(info) })
+  return handler
+}
+
+export function bridgeInfo(handler: unknown): BridgeInfo | undefined {
+  return typeof handler === 'function' ? (handler as { [INFO]?: BridgeInfo })[INFO] : undefined
+}

@@ -1,0 +1,72 @@
+/** The migration report as a plain-text table. */
+import type { ExpressRouteEntry, HonoRouteEntry, MigrationReport } from './migration-report.js'
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => row[col].length)))
+  return rows.map((row) => '  ' + row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]))).join('  ').trimEnd()).join('\n')
+}
+
+const EXPRESS_NOTES: Record<ExpressRouteEntry['status'], string> = {
+  shadowed: 'dead code: Hono answers first, safe to delete',
+  'partly-shadowed': 'Hono answers some of its requests',
+  express: 'still served by Express',
+  unchecked: 'RegExp path: not checked',
+}
+
+const HONO_NOTES: Record<HonoRouteEntry['status'], string> = {
+  moved: 'replaces an Express route',
+  'hono-only': 'new in Hono',
+  unreachable: 'an Express route before the bridge answers first',
+  unchecked: 'no sample path fits this pattern: not checked',
+}
+
+function share(samples: { servedBy: string }[], side: string): string {
+  const n = samples.filter((s) => s.servedBy === side).length
+  return n === samples.length ? '' : ` (${n} of ${samples.length} sample requests)`
+}
+
+const routes = (n: number, side: string) => `${n} ${side} route${n === 1 ? '' : 's'}`
+
+export function formatReport(report: MigrationReport): string {
+  const out: string[] = []
+  for (const b of report.bridges) {
+    out.push(`Bridge at ${b.path} (mountPath: ${b.mountPath}${b.detected ? '' : ', assumed in front of the Express routes'})`)
+  }
+  out.push('', 'Express routes')
+  if (report.express.length === 0) out.push('  (none)')
+  else {
+    out.push(table([
+      ['STATUS', 'METHOD', 'PATH', 'HONO ROUTE', 'NOTE'],
+      ...report.express.map((e) => [
+        e.status, e.method, e.path, e.honoRoutes.join(', ') || '-',
+        EXPRESS_NOTES[e.status] + (e.status === 'partly-shadowed' ? share(e.samples, 'hono') : ''),
+      ]),
+    ]))
+  }
+  out.push('', 'Hono routes')
+  if (report.hono.length === 0) out.push('  (none)')
+  else {
+    out.push(table([
+      ['STATUS', 'METHOD', 'PATH', 'EXPRESS ROUTE', 'NOTE'],
+      ...report.hono.map((h) => [
+        h.status, h.method, h.path, h.expressRoutes.join(', ') || '-',
+        HONO_NOTES[h.status] + (h.status !== 'unreachable' && h.samples.some((x) => x.servedBy === 'express') ? `; Express answers first${share(h.samples, 'express')}` : ''),
+      ]),
+    ]))
+  }
+  if (report.partlyMoved.length > 0) {
+    out.push('', 'Partly moved paths')
+    out.push(table([
+      ['PATH', 'ON HONO', 'STILL ON EXPRESS'],
+      ...report.partlyMoved.map((p) => [p.path, p.hono.join(', '), p.express.join(', ')]),
+    ]))
+  }
+  const s = report.summary
+  out.push(
+    '',
+    `${routes(s.expressRoutes, 'Express')}: ${s.shadowed} shadowed (safe to delete), ${s.partlyShadowed} partly shadowed, ${s.live} still live.` +
+      ` ${routes(s.honoRoutes, 'Hono')}: ${s.moved} moved, ${s.honoOnly} Hono-only, ${s.unreachable} unreachable.` +
+      (s.unchecked > 0 ? ` ${s.unchecked} not checked.` : ''),
+  )
+  return out.join('\n') + '\n'
+}

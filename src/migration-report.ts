@@ -1,0 +1,273 @@
+/**
+ * `migrationReport()`: which routes moved from Express to Hono. Each route's representative paths are
+ * dispatched through a model of the server — Express's own layers in stack order, and at each bridge
+ * Hono's own router — to see who would answer them.
+ */
+import { bridgeInfo } from './bridge-info.js'
+import { bridgeEndpoint, collectEndpoints, prefixMount, stackOf, type Endpoint, type ExpressBridge, type ExpressRoute } from './migration-express.js'
+import { formatReport } from './migration-format.js'
+import { honoSamples, joinPath } from './migration-samples.js'
+import { canMatch, honoMatches, isMiddleware, type HonoRoutes as Hono } from './hono-routes.js'
+
+/** Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still live), `unchecked` (a RegExp path: no samples). */
+export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'unchecked'
+/** Hono route: `moved` (replaces an Express route), `hono-only`, `unreachable` (Express routes before the bridge answer all its requests first), `unchecked`. */
+export type HonoRouteStatus = 'moved' | 'hono-only' | 'unreachable' | 'unchecked'
+
+export interface SampleResult {
+  method: string
+  path: string
+  servedBy: 'hono' | 'express'
+  /** The route that answers it: `METHOD /pattern` of the Hono or Express route, or `-` for none. */
+  answeredBy: string
+}
+
+export interface ExpressRouteEntry {
+  method: string
+  path: string
+  status: ExpressRouteStatus
+  /** The Hono routes (`METHOD /pattern`) answering its requests instead. */
+  honoRoutes: string[]
+  samples: SampleResult[]
+}
+
+export interface HonoRouteEntry {
+  method: string
+  path: string
+  status: HonoRouteStatus
+  /** The Express routes (`METHOD /path`) that would serve these requests without Hono. */
+  expressRoutes: string[]
+  samples: SampleResult[]
+}
+
+/** A path some of whose methods moved to Hono while others are still served by Express. */
+export interface PartlyMovedPath {
+  path: string
+  hono: string[]
+  express: string[]
+}
+
+export interface BridgeEntry {
+  /** Mount path of the bridge ('/' in front-door mode). */
+  path: string
+  mountPath: 'strip' | 'keep'
+  /** Found in the Express stack (or passed as a front-door bridge) rather than assumed from options. */
+  detected: boolean
+}
+
+export interface MigrationSummary {
+  expressRoutes: number
+  shadowed: number
+  partlyShadowed: number
+  live: number
+  honoRoutes: number
+  moved: number
+  honoOnly: number
+  unreachable: number
+  unchecked: number
+}
+
+export interface MigrationReportOptions {
+  /**
+   * Where the bridge serves the Hono app when it is not in the Express stack (front-door mode, or a
+   * bridge mounted elsewhere): a path prefix. A given prefix overrides detection.
+   * @default '/' (in front of every Express route)
+   */
+  prefix?: string
+  /** The bridge's `mountPath` option for that prefix. @default 'strip' */
+  mountPath?: 'strip' | 'keep'
+}
+
+/** The report: plain data (what `toJSON()` / `JSON.stringify` give) plus `format()` for a table. */
+export class MigrationReport {
+  constructor(
+    readonly bridges: BridgeEntry[],
+    readonly express: ExpressRouteEntry[],
+    readonly hono: HonoRouteEntry[],
+    readonly partlyMoved: PartlyMovedPath[],
+    readonly summary: MigrationSummary,
+  ) {}
+
+  /** A readable table. */
+  format(): string {
+    return formatReport(this)
+  }
+
+  toString(): string {
+    return this.format()
+  }
+
+  toJSON(): Omit<MigrationReport, 'format' | 'toString' | 'toJSON'> {
+    const { bridges, express, hono, partlyMoved, summary } = this
+    return { bridges, express, hono, partlyMoved, summary }
+  }
+}
+
+const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+const methodsFor = (method: string): string[] => (method === '*' || method === 'ALL' ? ANY_METHOD : [method])
+
+type Taker = { side: 'express'; route: ExpressRoute; label: string } | { side: 'hono'; label: string }
+
+const label = (method: string, path: string) => `${method} ${path}`
+
+function firstTaker(endpoints: Endpoint[], hono: Hono, method: string, path: string): Taker | undefined {
+  for (const endpoint of endpoints) {
+    if (endpoint.kind === 'route') {
+      if (endpoint.serves(method, path)) return { side: 'express', route: endpoint, label: label(method, endpoint.path) }
+      continue
+    }
+    if (endpoint.info.app !== hono) continue
+    const appPath = endpoint.appPath(path)
+    if (appPath === undefined) continue
+    const served = honoMatches(hono, method, appPath)[0]
+    if (served !== undefined) return { side: 'hono', label: label(served.method, served.path) }
+    if (!endpoint.info.fallthrough) return { side: 'hono', label: '(Hono not found: fallthrough off)' }
+  }
+  return undefined
+}
+
+/** `extra`: the Hono routes' sample requests, so `/api/:v/x` is seen partly taken by Hono's `/api/v1/x`. */
+function expressEntries(endpoints: Endpoint[], hono: Hono, extra: SampleResult[]): ExpressRouteEntry[] {
+  const entries: ExpressRouteEntry[] = []
+  for (const route of endpoints) {
+    if (route.kind !== 'route') continue
+    for (const method of route.methods) {
+      const samples: SampleResult[] = []
+      const honoRoutes = new Set<string>()
+      let reached = 0
+      for (const m of methodsFor(method)) {
+        const paths = new Set(route.samples)
+        for (const s of extra) if (s.method === m) paths.add(s.path)
+        for (const path of paths) {
+          if (!route.serves(m, path)) continue
+          const taker = firstTaker(endpoints, hono, m, path)
+          if (taker?.side === 'hono') honoRoutes.add(taker.label)
+          else if (taker?.route === route) reached++
+          samples.push({ method: m, path, servedBy: taker?.side === 'hono' ? 'hono' : 'express', answeredBy: taker?.label ?? '-' })
+        }
+      }
+      // Dead code when none of its requests reaches it any more and Hono took some of them.
+      const status: ExpressRouteStatus =
+        samples.length === 0 ? 'unchecked' : honoRoutes.size === 0 ? 'express' : reached === 0 ? 'shadowed' : 'partly-shadowed'
+      entries.push({ method, path: route.path, status, honoRoutes: [...honoRoutes], samples })
+    }
+  }
+  return entries
+}
+
+function prefixSamples(bridge: ExpressBridge): string[] {
+  return bridge.mounts.reduce<string[]>((acc, m) => acc.flatMap((a) => m.samples.map((s) => joinPath(a, s))), ['/'])
+}
+
+/** `extra`: the Express routes' candidate requests, so a Hono `/*` is seen to replace `/a/:id`. */
+function honoEntries(endpoints: Endpoint[], bridges: ExpressBridge[], hono: Hono, extra: Array<{ method: string; path: string }>): HonoRouteEntry[] {
+  const entries: HonoRouteEntry[] = []
+  const seen = new Set<string>()
+  for (const route of hono.routes) {
+    const key = label(route.method, route.path)
+    if (isMiddleware(route.handler) || seen.has(key)) continue
+    seen.add(key)
+    const samples: SampleResult[] = []
+    const expressRoutes = new Set<string>()
+    for (const bridge of bridges) {
+      const prefixes = bridge.info.keepMountPath ? ['/'] : prefixSamples(bridge)
+      for (const m of methodsFor(route.method)) {
+        const paths = new Set<string>()
+        for (const prefix of prefixes) for (const sample of honoSamples(route.path)) paths.add(joinPath(prefix, sample))
+        for (const e of extra) if (e.method === m) paths.add(e.path)
+        for (const path of paths) {
+          const appPath = bridge.appPath(path)
+          if (appPath === undefined || !honoMatches(hono, m, appPath).includes(route)) continue
+          const taker = firstTaker(endpoints, hono, m, path)
+          const servedBy = taker?.side === 'express' ? 'express' : 'hono'
+          samples.push({ method: m, path, servedBy, answeredBy: taker?.label ?? '-' })
+          // The Express routes this one replaces: those that would serve what Hono now answers.
+          if (servedBy === 'hono') for (const e of endpoints) if (e.kind === 'route' && e.serves(m, path)) expressRoutes.add(label(m, e.path))
+        }
+      }
+    }
+    const status: HonoRouteStatus =
+      samples.length === 0 ? 'unchecked'
+        : samples.every((s) => s.servedBy === 'express') ? 'unreachable'
+          : expressRoutes.size > 0 ? 'moved' : 'hono-only'
+    entries.push({ method: route.method, path: route.path, status, expressRoutes: [...expressRoutes], samples })
+  }
+  return entries
+}
+
+function partlyMoved(entries: ExpressRouteEntry[]): PartlyMovedPath[] {
+  const byPath = new Map<string, PartlyMovedPath>()
+  for (const e of entries) {
+    const row = byPath.get(e.path) ?? { path: e.path, hono: [], express: [] }
+    byPath.set(e.path, row)
+    if (e.status === 'shadowed') row.hono.push(e.method)
+    else if (e.status !== 'unchecked') row.express.push(e.method)
+  }
+  return [...byPath.values()].filter((row) => row.hono.length > 0 && row.express.length > 0)
+}
+
+/**
+ * List every Express route and every Hono route and how they relate: which Express routes a Hono
+ * route now shadows (dead code, safe to delete), which are still live, which Hono routes are new,
+ * and which paths moved only for some methods.
+ *
+ * `expressApp` is an Express 4 or 5 app (or Router) — or a front-door bridge
+ * (`fetchBridge(hono, { fallback: app })`), whose Hono app and fallback are then used. `honoApp` may
+ * be left out when a bridge over it is mounted in the Express stack. Bridges found in the stack are
+ * modelled where they are mounted (prefix, `mountPath`, position); without one the Hono app is
+ * assumed to be in front of every Express route, at `options.prefix`.
+ *
+ * Routing only: a handler that calls `next()`, or middleware that answers (static files, proxies),
+ * is not modelled.
+ * @example
+ * const report = migrationReport(app, hono)
+ * console.log(report.format())
+ * fs.writeFileSync('routes.json', JSON.stringify(report, null, 2))
+ */
+export function migrationReport(expressApp: unknown, honoApp?: unknown, options: MigrationReportOptions = {}): MigrationReport {
+  const frontDoor = bridgeInfo(expressApp)
+  const stack = stackOf(frontDoor ? frontDoor.fallback : expressApp)
+  if (stack === undefined && !frontDoor) {
+    throw new TypeError('migrationReport: expected an Express 4/5 app or Router, or a front-door fetchBridge')
+  }
+  const endpoints: Endpoint[] = collectEndpoints(stack ?? [])
+  const found = endpoints.filter((e): e is ExpressBridge => e.kind === 'bridge' && canMatch(e.info.app))
+  const hono = (honoApp ?? frontDoor?.app ?? found[0]?.info.app) as Hono | undefined
+  if (!canMatch(hono)) {
+    throw new TypeError('migrationReport: expected a Hono app (none given, and no bridge over one in the Express stack)')
+  }
+  let bridges = found.filter((b) => b.info.app === hono)
+  let detected = true
+  if (frontDoor && options.prefix === undefined) {
+    bridges = [bridgeEndpoint({ ...frontDoor, app: hono }, [])]
+  } else if (bridges.length === 0 || options.prefix !== undefined) {
+    detected = false
+    const keepMountPath = options.mountPath === 'keep'
+    bridges = [bridgeEndpoint({ app: hono, keepMountPath, fallthrough: true, fallback: undefined }, [prefixMount(options.prefix ?? '/')])]
+  }
+  // An assumed or front-door bridge sees every request first.
+  const model = detected && !frontDoor ? endpoints : [...bridges, ...endpoints.filter((e) => e.kind === 'route')]
+  const candidates = model.flatMap((e) =>
+    e.kind === 'route' ? e.methods.flatMap((method) => methodsFor(method).flatMap((m) => e.samples.map((path) => ({ method: m, path })))) : [],
+  )
+  const honoRows = honoEntries(model, bridges, hono, candidates)
+  const express = expressEntries(model, hono, honoRows.flatMap((h) => h.samples))
+  const count = <T extends { status: string }>(rows: T[], status: string) => rows.filter((r) => r.status === status).length
+  return new MigrationReport(
+    bridges.map((b) => ({ path: b.path, mountPath: b.info.keepMountPath ? 'keep' : 'strip', detected })),
+    express,
+    honoRows,
+    partlyMoved(express),
+    {
+      expressRoutes: express.length,
+      shadowed: count(express, 'shadowed'),
+      partlyShadowed: count(express, 'partly-shadowed'),
+      live: count(express, 'express'),
+      honoRoutes: honoRows.length,
+      moved: count(honoRows, 'moved'),
+      honoOnly: count(honoRows, 'hono-only'),
+      unreachable: count(honoRows, 'unreachable'),
+      unchecked: count(express, 'unchecked') + count(honoRows, 'unchecked'),
+    },
+  )
+}
