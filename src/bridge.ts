@@ -8,10 +8,12 @@ import {
   type NextFunction,
   type ResolvedOptions,
 } from './options.js'
-import { fallthroughFetch, isHonoLike, NOT_FOUND } from './fallthrough.js'
-import { failed, passOn, withListen } from './front-door.js'
+import { fallthroughFetch, isHonoFetch, isHonoLike, NOT_FOUND } from './fallthrough.js'
+import { badRequest, failed, passOn, refuseHttp2, withListen } from './front-door.js'
 import { BadRequestError } from './errors.js'
+import { noteUnfinishedBody } from './drain.js'
 import { createRequest } from './request.js'
+import { hasBody } from './request-body.js'
 import { installGlobalResponse } from './response.js'
 import { writeResponse } from './serializer.js'
 
@@ -30,7 +32,17 @@ const executionContext: ExecutionContextLike = Object.freeze({
 }) as ExecutionContextLike
 
 function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown {
-  if (typeof app === 'function') return app
+  if (typeof app === 'function') {
+    // `fetchBridge(hono.fetch)` (the @hono/node-server habit): the app behind it cannot be reached,
+    // so nothing could fall through. Say so now rather than answer every Express route with a 404.
+    if (fallthrough && isHonoFetch(app)) {
+      throw new TypeError(
+        'fetchBridge: got a Hono app\'s fetch function; pass the app itself (fetchBridge(app)) so unmatched ' +
+          'requests fall through to Express, or pass { fallthrough: false } to send Hono\'s 404 for them',
+      )
+    }
+    return app
+  }
   if (fallthrough && isHonoLike(app)) return fallthroughFetch(app)
   if (app !== null && typeof app === 'object' && typeof app.fetch === 'function') return app.fetch.bind(app)
   throw new TypeError('fetchBridge: expected a Hono app, an object with fetch(request, env, ctx), or a function')
@@ -56,7 +68,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
 ): BridgeHandler {
   const opts = resolveOptions(options)
   const fetch = resolveFetch(app, opts.fallthrough)
-  const { origin, keepMountPath, env: envFactory, fallback } = opts
+  const { origin, keepMountPath, env: envFactory, fallback, drain } = opts
 
   const fallthrough = opts.fallthrough
 
@@ -64,17 +76,25 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   return withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
     if (opts.overrideGlobalObjects) installGlobalResponse()
 
+    if (req.httpVersionMajor === 2) return refuseHttp2(res)
+
+    // The drain of an unread body must know when the request came (see drain.ts).
+    if (hasBody(req) && !req.complete) noteUnfinishedBody(req, drain)
+
     let request: Request
     try {
       request = createRequest(req, res, origin, keepMountPath)
     } catch (err) {
-      // `OPTIONS *` names no resource the app could route: not ours, like any unmatched request.
-      if (req.url === '*' && fallthrough && err instanceof BadRequestError) return passOn(req, res, next, fallback)
-      return failed(req, res, next, err)
+      // A Host or target the app cannot be given as Express routed it (`OPTIONS *`, dot segments, a
+      // Host no URL can hold): not the app's. Whoever is behind answers it as without the bridge.
+      if (!(err instanceof BadRequestError)) return failed(req, res, next, err)
+      if (fallthrough && (next !== undefined || fallback !== undefined)) return passOn(req, res, next, fallback)
+      return badRequest(res)
     }
+    // `incoming` and `outgoing` are the request's own objects: an `env()` result cannot replace them.
     const env: object = envFactory === undefined
       ? { incoming: req, outgoing: res }
-      : { incoming: req, outgoing: res, ...envFactory(req, res) }
+      : { ...envFactory(req, res), incoming: req, outgoing: res }
 
     let result: unknown
     try {

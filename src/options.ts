@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { DEFAULT_DRAIN, type DrainBounds } from './drain.js'
 // @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express'
 
@@ -131,6 +132,16 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * fetchBridge(hono, { fallback: app }).listen(3000)
    */
   fallback?: FallbackHandler
+  /**
+   * Bounds of the drain of a request body the app did not read: once the response is out, up to
+   * `maxBytes` more bytes are read and discarded within `maxMs`, so the client (still uploading) gets
+   * the answer and the connection can be reused; past either bound the connection is closed after
+   * the answer. The drain always ends before the server's own `requestTimeout` or `timeout` would
+   * fire (never an unsolicited 408 after the answer). `maxMs: 0` closes at once.
+   * @default { maxBytes: 4194304, maxMs: 5000 }
+   * @example fetchBridge(app, { drain: { maxBytes: 64 * 1024, maxMs: 1000 } })
+   */
+  drain?: { maxBytes?: number; maxMs?: number }
 }
 
 /** Options with defaults applied, computed once per bridge. */
@@ -141,6 +152,7 @@ export interface ResolvedOptions {
   origin: string | undefined
   env: ((req: any, res: any) => Record<string, unknown>) | undefined
   fallback: FallbackHandler | undefined
+  drain: DrainBounds
 }
 
 export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): ResolvedOptions {
@@ -176,6 +188,7 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
     }
   }
   return {
+    drain: resolveDrain(options.drain),
     overrideGlobalObjects: options.overrideGlobalObjects ?? true,
     fallthrough: options.fallthrough ?? true,
     keepMountPath: mountPath === 'keep',
@@ -183,4 +196,16 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
     env: options.env,
     fallback: options.fallback,
   }
+}
+
+function resolveDrain(drain: FetchBridgeOptions['drain']): DrainBounds {
+  if (drain === undefined) return DEFAULT_DRAIN
+  if (drain === null || typeof drain !== 'object') throw new TypeError('fetchBridge: drain must be { maxBytes?, maxMs? }')
+  const { maxBytes = DEFAULT_DRAIN.maxBytes, maxMs = DEFAULT_DRAIN.maxMs } = drain
+  for (const [name, value] of [['maxBytes', maxBytes], ['maxMs', maxMs]] as const) {
+    if (typeof value !== 'number' || !(value >= 0) || value === Infinity) {
+      throw new TypeError(`fetchBridge: drain.${name} must be a finite number >= 0, got ${String(value)}`)
+    }
+  }
+  return { maxBytes, maxMs }
 }
