@@ -89,7 +89,7 @@ function normalHost(host: string, https: boolean): string | undefined {
   return upper ? host.toLowerCase() : host
 }
 
-/** `a.b.c.d`, each part 0–255 in decimal, ending at `end`. */
+/** `a.b.c.d`, each part 0–255 in decimal without leading zeros, ending at `end`. */
 function isDottedQuad(host: string, end: number): boolean {
   let parts = 1
   let value = 0
@@ -100,6 +100,8 @@ function isDottedQuad(host: string, end: number): boolean {
       if (digits === 0 || ++parts > 4) return false
       value = digits = 0
     } else if (c >= 48 && c <= 57 && ++digits <= 3) {
+      // `010` is octal to the URL parser (and `000` becomes `0`): let it decide.
+      if (digits > 1 && value === 0) return false
       value = value * 10 + c - 48
       if (value > 255) return false
     } else {
