@@ -6,6 +6,8 @@ import type { Request as ExpressRequestType, Response as ExpressResponseType } f
 /**
  * A Fetch-API application: a Hono app, any object with a `fetch(request, env, ctx)` method, or
  * such a function itself. Returning `undefined` or `null` means "not mine" (the request falls through).
+ * Pass a Hono app itself, not `app.fetch`: `fetchBridge(app.fetch)` throws a `TypeError` at start-up
+ * unless `fallthrough: false` (from its fetch function the app's not-found handling cannot be reached).
  */
 export type FetchApp =
   | ((request: Request, env: any, ctx: ExecutionContextLike) => unknown)
@@ -86,7 +88,9 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
   /**
    * When the app has no route for a request (a Hono app's not-found handler would run, or a plain
    * fetch function returns `undefined`/`null`), call `next()` so the Express routes behind the bridge
-   * serve it. With `false` the app's own 404 is sent.
+   * serve it. With `false` the app's own 404 is sent. Requests the app must not get (a Host no URL can
+   * hold, a target with dot segments or backslashes, `OPTIONS *`) are handed on too, untouched and
+   * quietly; with `false`, or without anyone behind the bridge, they are answered 400.
    * @default true
    * @example fetchBridge(app, { fallthrough: false })
    */
@@ -94,7 +98,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
   /**
    * Under `app.use('/api', bridge)`: `'strip'` gives the app the path relative to the mount point
    * (like an Express sub-app: `/api/users` → `/users`); `'keep'` gives it the full path
-   * (`req.baseUrl + req.url`).
+   * (`req.baseUrl + req.url`; under Connect, which has no `baseUrl`, the path of `req.originalUrl`).
    * @default 'strip'
    * @example fetchBridge(app, { mountPath: 'keep' })
    */
@@ -108,7 +112,8 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    */
   origin?: string
   /**
-   * Extra bindings merged into `env` after `incoming` and `outgoing`. Called once per request.
+   * Extra bindings added to `env`. Called once per request. `incoming` and `outgoing` always stay the
+   * request's `req` and `res`: keys of that name in the result are ignored.
    * Annotate `req` (or pass the type argument) to get Express's request type.
    * @default undefined
    * @example fetchBridge(app, { env: (req: express.Request) => ({ requestId: req.get('x-request-id') }) })
@@ -120,7 +125,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * the fallback; every other request is handed to `fallback(req, res)` untouched (same objects,
    * `req.url` unchanged, body unread), so its middleware, routes, 404 and error handling run as if it
    * were the server's listener. Errors the app lets escape (e.g. `hono.onError((err) => { throw err })`)
-   * answer a plain 500 (400 for a bad Host or target): customise them with `hono.onError()`.
+   * answer a plain 500: customise them with `hono.onError()`. A bad Host or target goes to the fallback.
    * If the bridge is nevertheless mounted as middleware, unmatched requests go to
    * `fallback(req, res, next)` (like a mounted Router) and errors to `next(err)`.
    * Cannot be combined with `fallthrough: false`.
