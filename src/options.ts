@@ -66,7 +66,8 @@ export interface BridgeHandler {
   (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void
   /**
    * `http.createServer(bridge).listen(...args)`: takes the arguments of `server.listen()` and returns
-   * the listening `http.Server` (like Express's `app.listen`). For HTTPS use
+   * the listening `http.Server` (like Express's `app.listen`). A listen error (port in use) is the
+   * server's `'error'` event, never passed to the callback. For HTTPS use
    * `https.createServer(tlsOptions, bridge)`.
    * @example
    * const server = fetchBridge(hono, { fallback: expressApp }).listen(3000, () => console.log('ready'))
