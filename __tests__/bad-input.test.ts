@@ -119,13 +119,16 @@ describe.each(servers)('under %s', (name, make) => {
   })
 
   // The last five pass a character check but no URL parser accepts them (bad IPv4/IPv6, port, %-escape).
-  test.each(['[::bad', 'a b', 'evil.example/path', 'host:1:2', 'x@y', '999.1.1.1', '1.2.3.4.5', 'a:99999', '[1:2]', 'a%zz'])('invalid Host %j → 400', async (host) => {
-    const result = await raw(server.port, `GET /url HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
-    const head = parseHead(result.data)
-    expect(head.status).toBe(400)
-    expect(head.rest.toString()).toBe(errorBody(400))
-    if (isExpress) expect((expressErrors[0] as Error).name).toBe('BadRequestError')
-  })
+  test.each(['[::bad', 'a b', 'evil.example/path', 'host:1:2', 'x@y', '999.1.1.1', '1.2.3.4.5', 'a:99999', '[1:2]', 'a%zz'])(
+    isExpress ? 'invalid Host %j → handed on to Express (its 404 here), no error' : 'invalid Host %j → 400',
+    async (host) => {
+      const result = await raw(server.port, `GET /url HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
+      const head = parseHead(result.data)
+      expect(head.status).toBe(isExpress ? 404 : 400)
+      if (!isExpress) expect(head.rest.toString()).toBe('Bad Request')
+      expect(expressErrors).toEqual([])
+    },
+  )
 
   test.each(['/crlf-value', '/lf-value', '/bad-name', '/crlf-stream', '/hono-crlf'])('response header with CR/LF or an invalid name (%s) → 500, nothing injected', async (path) => {
     const before = cancelled

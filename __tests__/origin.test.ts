@@ -51,13 +51,20 @@ describe.each(expressVersions)('request origin on %s', (_name, express) => {
     },
   )
 
-  it('answers 400 for a Host header that cannot form a URL', async () => {
+  it.each([
+    [{}, 200, 'express'],
+    [{ fallthrough: false }, 400, 'Bad Request'],
+  ] as const)('a Host header that cannot form a URL, with %j: %i', async (options, status, body) => {
     const app = express()
-    app.use(fetchBridge(urlApp()))
+    let errors = 0
+    app.use(fetchBridge(urlApp(), options))
+    app.get('/where', (_req, res) => res.send('express'))
     app.use((err: { status?: number }, _req: unknown, res: import('express').Response, _next: unknown) => {
-      res.status(err.status ?? 500).send('bad host')
+      errors++
+      res.status(err.status ?? 500).send('error handler')
     })
-    await request(app).get('/where').set('Host', 'a b/c').expect(400, 'bad host')
+    await request(app).get('/where').set('Host', 'a b/c').expect(status, body)
+    expect(errors).toBe(0)
   })
 })
 

@@ -2,7 +2,7 @@ import http from 'node:http'
 import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge } from '../src/index.js'
-import { DRAIN_MAX_BYTES, DRAIN_MAX_MS } from '../src/drain.js'
+import { DEFAULT_DRAIN } from '../src/drain.js'
 import { parseHead, raw, serve, type Running } from './support/servers.js'
 
 // An app may answer before reading the request body (413, 401, a redirect). The client must get that
@@ -92,10 +92,10 @@ describe('bounds of the drain', () => {
   afterAll(() => server.close())
 
   test('bounds are a few MiB and a few seconds', () => {
-    expect(DRAIN_MAX_BYTES).toBeGreaterThanOrEqual(MiB)
-    expect(DRAIN_MAX_BYTES).toBeLessThanOrEqual(16 * MiB)
-    expect(DRAIN_MAX_MS).toBeGreaterThanOrEqual(1000)
-    expect(DRAIN_MAX_MS).toBeLessThanOrEqual(10000)
+    expect(DEFAULT_DRAIN.maxBytes).toBeGreaterThanOrEqual(MiB)
+    expect(DEFAULT_DRAIN.maxBytes).toBeLessThanOrEqual(16 * MiB)
+    expect(DEFAULT_DRAIN.maxMs).toBeGreaterThanOrEqual(1000)
+    expect(DEFAULT_DRAIN.maxMs).toBeLessThanOrEqual(10000)
   })
 
   test('a client that keeps sending past the byte bound gets the 413, then the connection is closed', async () => {
@@ -133,9 +133,9 @@ describe('bounds of the drain', () => {
     const head = parseHead(result.data)
     expect(head.status).toBe(413)
     expect(result.ended).toBe('close')
-    expect(elapsed).toBeGreaterThanOrEqual(DRAIN_MAX_MS - 100)
-    expect(elapsed).toBeLessThan(DRAIN_MAX_MS + 5000)
-  }, DRAIN_MAX_MS + 15000)
+    expect(elapsed).toBeGreaterThanOrEqual(DEFAULT_DRAIN.maxMs - 100)
+    expect(elapsed).toBeLessThan(DEFAULT_DRAIN.maxMs + 5000)
+  }, DEFAULT_DRAIN.maxMs + 15000)
 
   test('the server still serves after cutting such connections', async () => {
     const res = await fetch(`http://127.0.0.1:${server.port}/after`)

@@ -8,11 +8,13 @@ import {
   type NextFunction,
   type ResolvedOptions,
 } from './options.js'
-import { fallthroughFetch, isHonoLike, NOT_FOUND } from './fallthrough.js'
-import { failed, passOn, withListen } from './front-door.js'
+import { fallthroughFetch, isHonoFetch, isHonoLike, NOT_FOUND } from './fallthrough.js'
+import { badRequest, failed, passOn, refuseHttp2, withListen } from './front-door.js'
 import { BadRequestError } from './errors.js'
+import { noteUnfinishedBody } from './drain.js'
 import { createRequest } from './request.js'
 import { installGlobals } from './globals.js'
+import { hasBody } from './request-body.js'
 import { writeResponse } from './serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './dispatch-report.js'
@@ -43,7 +45,17 @@ export function bridgeParts(handler: unknown): BridgeParts | undefined {
 }
 
 function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown {
-  if (typeof app === 'function') return app
+  if (typeof app === 'function') {
+    // `fetchBridge(hono.fetch)` (the @hono/node-server habit): the app behind it cannot be reached,
+    // so nothing could fall through. Say so now rather than answer every Express route with a 404.
+    if (fallthrough && isHonoFetch(app)) {
+      throw new TypeError(
+        'fetchBridge: got a Hono app\'s fetch function; pass the app itself (fetchBridge(app)) so unmatched ' +
+          'requests fall through to Express, or pass { fallthrough: false } to send Hono\'s 404 for them',
+      )
+    }
+    return app
+  }
   if (fallthrough && isHonoLike(app)) return fallthroughFetch(app)
   if (app !== null && typeof app === 'object' && typeof app.fetch === 'function') return app.fetch.bind(app)
   throw new TypeError('fetchBridge: expected a Hono app, an object with fetch(request, env, ctx), or a function')
@@ -51,7 +63,10 @@ function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, e
 
 /**
  * Serve a Fetch-API app (Hono, or anything with `fetch(request, env, ctx)`) from Express, Connect or
- * node:http.
+ * node:http (HTTP/1.x; HTTP/2 requests are answered 505). Pass a Hono app itself: `fetchBridge(app.fetch)`
+ * throws at start-up unless `fallthrough: false`, since nothing could fall through. Requests the app
+ * must not get (a Host no URL can hold, a target with dot segments or backslashes) are handed on
+ * untouched, or answered 400 where nobody else can.
  *
  * @example
  * const app = express()
@@ -71,7 +86,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   // Only a bridge with onDispatch pays for it: the reporting wrapper is a separate handler.
   if (opts.onDispatch !== undefined) return reportingBridge(app, options!, opts.onDispatch, fetchBridge)
   const fetch = resolveFetch(app, opts.fallthrough)
-  const { origin, keepMountPath, env: envFactory, fallback } = opts
+  const { origin, keepMountPath, env: envFactory, fallback, drain } = opts
 
   const fallthrough = opts.fallthrough
 
@@ -79,17 +94,25 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const handler = withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
     if (opts.overrideGlobalObjects) installGlobals()
 
+    if (req.httpVersionMajor === 2) return refuseHttp2(res)
+
+    // The drain of an unread body must know when the request came (see drain.ts).
+    if (hasBody(req) && !req.complete) noteUnfinishedBody(req, drain)
+
     let request: Request
     try {
       request = createRequest(req, res, origin, keepMountPath)
     } catch (err) {
-      // `OPTIONS *` names no resource the app could route: not ours, like any unmatched request.
-      if (req.url === '*' && fallthrough && err instanceof BadRequestError) return passOn(req, res, next, fallback)
-      return failed(req, res, next, err)
+      // A Host or target the app cannot be given as Express routed it (`OPTIONS *`, dot segments, a
+      // Host no URL can hold): not the app's. Whoever is behind answers it as without the bridge.
+      if (!(err instanceof BadRequestError)) return failed(req, res, next, err)
+      if (fallthrough && (next !== undefined || fallback !== undefined)) return passOn(req, res, next, fallback)
+      return badRequest(res)
     }
+    // `incoming` and `outgoing` are the request's own objects: an `env()` result cannot replace them.
     const env: object = envFactory === undefined
       ? { incoming: req, outgoing: res }
-      : { incoming: req, outgoing: res, ...envFactory(req, res) }
+      : { ...envFactory(req, res), incoming: req, outgoing: res }
 
     let result: unknown
     try {

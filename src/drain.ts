@@ -1,43 +1,78 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { hasBody } from './request-body.js'
 
 /**
  * Request bodies the app left unread. Once the response is out, the rest of the body is read and
  * discarded so the client (still uploading) receives the answer instead of a reset and the kept-alive
- * connection can carry the next request. The drain is bounded: past {@link DRAIN_MAX_BYTES} or
- * {@link DRAIN_MAX_MS} the connection is closed (FIN after the response, then a short linger).
+ * connection can carry the next request. The drain is bounded (the `drain` option): past `maxBytes`
+ * or `maxMs` the connection is closed (FIN after the response, then a short linger). It also ends
+ * before the server's own `requestTimeout` (counted from when the bridge saw the request) and
+ * `timeout` would fire: Node answers an incomplete request 408 on a connection whose response is
+ * done, so a drain outliving them would add an unsolicited 408 after the app's answer.
  * Only requests with an unfinished body get here; state lives on the request, no closures.
  */
 
-/** Bytes read and discarded after the response before the connection is closed. */
-export const DRAIN_MAX_BYTES = 4 * 1024 * 1024
-/** Time allowed for the rest of the body to arrive after the response. */
-export const DRAIN_MAX_MS = 5000
+export interface DrainBounds {
+  maxBytes: number
+  maxMs: number
+}
+
+/** 4 MiB and 5 s: enough for a client to finish an upload it had mostly sent. */
+export const DEFAULT_DRAIN: DrainBounds = Object.freeze({ maxBytes: 4 * 1024 * 1024, maxMs: 5000 })
+/** The drain ends this long before the server's own timeout (the bridge sees a request after Node does). */
+const SAFETY_MIN_MS = 100
 /** After closing our side, how long unread bytes are still discarded before the socket is destroyed. */
 const LINGER_MS = 1000
 
 const DRAIN = Symbol('fetchBridge.drain')
+const SEEN = Symbol('fetchBridge.seenAt')
+const BOUNDS = Symbol('fetchBridge.drainBounds')
 
 interface DrainState {
   left: number
   timer: NodeJS.Timeout
 }
 
-type DrainingRequest = IncomingMessage & { [DRAIN]?: DrainState }
+type DrainingRequest = IncomingMessage & { [DRAIN]?: DrainState; [SEEN]?: number; [BOUNDS]?: DrainBounds }
+
+/** Called by the bridge for a request whose body is still arriving: when, and with which bounds. */
+export function noteUnfinishedBody(req: IncomingMessage, bounds: DrainBounds): void {
+  const r = req as DrainingRequest
+  r[SEEN] = Date.now()
+  if (bounds !== DEFAULT_DRAIN) r[BOUNDS] = bounds
+}
 
 /** Call after `res.end()`: starts the bounded drain if the request body has not been read to its end. */
 export function drainAfterResponse(req: IncomingMessage): void {
   if (req.complete || req.destroyed || !hasBody(req)) return
   const r = req as DrainingRequest
   if (r[DRAIN] !== undefined) return
-  const timer = setTimeout(onDrainTimeout, DRAIN_MAX_MS, r)
+  const bounds = r[BOUNDS] ?? DEFAULT_DRAIN
+  const ms = drainTime(r, bounds.maxMs)
+  if (ms <= 0) return giveUp(r)
+  const timer = setTimeout(onDrainTimeout, ms, r)
   timer.unref()
-  r[DRAIN] = { left: DRAIN_MAX_BYTES, timer }
+  r[DRAIN] = { left: bounds.maxBytes, timer }
   r.on('data', onDrainData)
   r.once('end', stopDrain)
   r.once('close', stopDrain)
   r.resume()
+}
+
+/** `maxMs`, cut short so the drain ends before the server's `requestTimeout` or `timeout` would. */
+function drainTime(req: DrainingRequest, maxMs: number): number {
+  const server = (req.socket as { server?: Server } | null)?.server
+  if (server === undefined || server === null) return maxMs
+  let ms = maxMs
+  const requestTimeout = server.requestTimeout
+  if (requestTimeout > 0) {
+    const elapsed = req[SEEN] === undefined ? 0 : Date.now() - req[SEEN]
+    ms = Math.min(ms, requestTimeout - elapsed - Math.max(SAFETY_MIN_MS, requestTimeout / 10))
+  }
+  const idle = server.timeout
+  if (idle > 0) ms = Math.min(ms, idle - Math.max(SAFETY_MIN_MS, idle / 10))
+  return ms
 }
 
 function onDrainData(this: DrainingRequest, chunk: Buffer): void {

@@ -36,6 +36,15 @@ export function isHonoLike(app: unknown): app is HonoLike {
   )
 }
 
+/**
+ * A Hono app's own `fetch` property passed on its own (`fetchBridge(app.fetch)`): Hono defines it as
+ * an arrow function that calls the app's dispatcher (`#dispatch`, `dispatch` before Hono 4.x made it
+ * private). Checked once, when the bridge is created.
+ */
+export function isHonoFetch(fn: Handler): boolean {
+  return fn.name === 'fetch' && /this\.#?dispatch\(/.test(Function.prototype.toString.call(fn))
+}
+
 function markNotFound(c: { env: unknown }): Response {
   const env = c.env as Record<symbol, unknown> | undefined
   if (env !== null && typeof env === 'object') env[NOT_FOUND] = true

@@ -53,7 +53,30 @@ function answer(req: IncomingMessage, res: ServerResponse, err: unknown): void {
   }
   const status = err === undefined ? 404 : statusOf(err)
   if (status >= 500) logError(err)
-  const body = err === undefined ? `Cannot ${req.method} ${req.url}` : STATUS_CODES[status] ?? 'Error'
+  plain(res, status, err === undefined ? `Cannot ${req.method} ${req.url}` : STATUS_CODES[status] ?? 'Error')
+}
+
+/** A request nobody behind the bridge can take and the app must not get: 400, nothing logged. */
+export function badRequest(res: ServerResponse): void {
+  plain(res, 400, 'Bad Request')
+}
+
+let http2Warned = false
+
+/** HTTP/2 requests are not supported (see the README); say so once, loudly, and answer 505. */
+export function refuseHttp2(res: ServerResponse): void {
+  if (!http2Warned) {
+    http2Warned = true
+    process.emitWarning(
+      'express-fetch-bridge does not serve HTTP/2 requests: they are answered 505. Serve HTTP/1.1 ' +
+        '(http.createServer / https.createServer), or terminate HTTP/2 in a proxy in front of Node.',
+      { code: 'FETCH_BRIDGE_HTTP2' },
+    )
+  }
+  plain(res, 505, 'HTTP/2 is not supported by express-fetch-bridge; use HTTP/1.1')
+}
+
+function plain(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) })
   res.end(body)
 }

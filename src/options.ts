@@ -1,10 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { DEFAULT_DRAIN, type DrainBounds } from './drain.js'
 // @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express'
 
 /**
  * A Fetch-API application: a Hono app, any object with a `fetch(request, env, ctx)` method, or
  * such a function itself. Returning `undefined` or `null` means "not mine" (the request falls through).
+ * Pass a Hono app itself, not `app.fetch`: `fetchBridge(app.fetch)` throws a `TypeError` at start-up
+ * unless `fallthrough: false` (from its fetch function the app's not-found handling cannot be reached).
  */
 export type FetchApp =
   | ((request: Request, env: any, ctx: ExecutionContextLike) => unknown)
@@ -63,7 +66,8 @@ export interface BridgeHandler {
   (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void
   /**
    * `http.createServer(bridge).listen(...args)`: takes the arguments of `server.listen()` and returns
-   * the listening `http.Server` (like Express's `app.listen`). For HTTPS use
+   * the listening `http.Server` (like Express's `app.listen`). A listen error (port in use) is the
+   * server's `'error'` event, never passed to the callback. For HTTPS use
    * `https.createServer(tlsOptions, bridge)`.
    * @example
    * const server = fetchBridge(hono, { fallback: expressApp }).listen(3000, () => console.log('ready'))
@@ -117,7 +121,9 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
   /**
    * When the app has no route for a request (a Hono app's not-found handler would run, or a plain
    * fetch function returns `undefined`/`null`), call `next()` so the Express routes behind the bridge
-   * serve it. With `false` the app's own 404 is sent.
+   * serve it. With `false` the app's own 404 is sent. Requests the app must not get (a Host no URL can
+   * hold, a target with dot segments or backslashes, `OPTIONS *`) are handed on too, untouched and
+   * quietly; with `false`, or without anyone behind the bridge, they are answered 400.
    * @default true
    * @example fetchBridge(app, { fallthrough: false })
    */
@@ -125,7 +131,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
   /**
    * Under `app.use('/api', bridge)`: `'strip'` gives the app the path relative to the mount point
    * (like an Express sub-app: `/api/users` → `/users`); `'keep'` gives it the full path
-   * (`req.baseUrl + req.url`).
+   * (`req.baseUrl + req.url`; under Connect, which has no `baseUrl`, the path of `req.originalUrl`).
    * @default 'strip'
    * @example fetchBridge(app, { mountPath: 'keep' })
    */
@@ -139,7 +145,8 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    */
   origin?: string
   /**
-   * Extra bindings merged into `env` after `incoming` and `outgoing`. Called once per request.
+   * Extra bindings added to `env`. Called once per request. `incoming` and `outgoing` always stay the
+   * request's `req` and `res`: keys of that name in the result are ignored.
    * Annotate `req` (or pass the type argument) to get Express's request type.
    * @default undefined
    * @example fetchBridge(app, { env: (req: express.Request) => ({ requestId: req.get('x-request-id') }) })
@@ -151,7 +158,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * the fallback; every other request is handed to `fallback(req, res)` untouched (same objects,
    * `req.url` unchanged, body unread), so its middleware, routes, 404 and error handling run as if it
    * were the server's listener. Errors the app lets escape (e.g. `hono.onError((err) => { throw err })`)
-   * answer a plain 500 (400 for a bad Host or target): customise them with `hono.onError()`.
+   * answer a plain 500: customise them with `hono.onError()`. A bad Host or target goes to the fallback.
    * If the bridge is nevertheless mounted as middleware, unmatched requests go to
    * `fallback(req, res, next)` (like a mounted Router) and errors to `next(err)`.
    * Cannot be combined with `fallthrough: false`.
@@ -176,6 +183,16 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * }))
    */
   onDispatch?: (info: DispatchInfo) => void
+  /**
+   * Bounds of the drain of a request body the app did not read: once the response is out, up to
+   * `maxBytes` more bytes are read and discarded within `maxMs`, so the client (still uploading) gets
+   * the answer and the connection can be reused; past either bound the connection is closed after
+   * the answer. The drain always ends before the server's own `requestTimeout` or `timeout` would
+   * fire (never an unsolicited 408 after the answer). `maxMs: 0` closes at once.
+   * @default { maxBytes: 4194304, maxMs: 5000 }
+   * @example fetchBridge(app, { drain: { maxBytes: 64 * 1024, maxMs: 1000 } })
+   */
+  drain?: { maxBytes?: number; maxMs?: number }
 }
 
 /** Options with defaults applied, computed once per bridge. */
@@ -187,6 +204,7 @@ export interface ResolvedOptions {
   env: ((req: any, res: any) => Record<string, unknown>) | undefined
   fallback: FallbackHandler | undefined
   onDispatch: ((info: DispatchInfo) => void) | undefined
+  drain: DrainBounds
 }
 
 export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): ResolvedOptions {
@@ -225,6 +243,7 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
     throw new TypeError('fetchBridge: onDispatch must be a function (info) => void')
   }
   return {
+    drain: resolveDrain(options.drain),
     overrideGlobalObjects: options.overrideGlobalObjects ?? true,
     fallthrough: options.fallthrough ?? true,
     keepMountPath: mountPath === 'keep',
@@ -233,4 +252,16 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
     fallback: options.fallback,
     onDispatch: options.onDispatch,
   }
+}
+
+function resolveDrain(drain: FetchBridgeOptions['drain']): DrainBounds {
+  if (drain === undefined) return DEFAULT_DRAIN
+  if (drain === null || typeof drain !== 'object') throw new TypeError('fetchBridge: drain must be { maxBytes?, maxMs? }')
+  const { maxBytes = DEFAULT_DRAIN.maxBytes, maxMs = DEFAULT_DRAIN.maxMs } = drain
+  for (const [name, value] of [['maxBytes', maxBytes], ['maxMs', maxMs]] as const) {
+    if (typeof value !== 'number' || !(value >= 0) || value === Infinity) {
+      throw new TypeError(`fetchBridge: drain.${name} must be a finite number >= 0, got ${String(value)}`)
+    }
+  }
+  return { maxBytes, maxMs }
 }

@@ -37,22 +37,27 @@ function isPlainTarget(target: string): boolean {
   return true
 }
 
-/** A Host header we can put in a URL unchanged: reg-name or IPv4, or an IPv6 literal, then `:port` (≤ 65535). */
-function isValidHost(host: string): boolean {
+/**
+ * The Host header as a real Request would serialize it (lowercase, no default port, IPv4/IPv6 in
+ * canonical form), or `undefined` if no URL can hold it. A lowercase reg-name or IPv4 address with no
+ * port or a non-default one is returned as it is, without allocating.
+ */
+function normalHost(host: string, https: boolean): string | undefined {
   const n = host.length
   let i = 0
   // Set for what the character check cannot judge (IPv6 literal, %-escape, a numeric last label that
-  // is not a plain dotted quad): the URL parser decides, off the usual path.
+  // is not a plain dotted quad, a default or zero-padded port): the URL parser decides, off the usual path.
   let ask = false
+  let upper = false
   if (host.charCodeAt(0) === 91 /* '[' */) {
     i = 1
     for (; i < n; i++) {
       const c = host.charCodeAt(i)
       if (c === 93 /* ']' */) break
       // hex digits, ':' and '.'
-      if (!((c >= 48 && c <= 58) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102) || c === 46)) return false
+      if (!((c >= 48 && c <= 58) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102) || c === 46)) return undefined
     }
-    if (i === 1 || i === n) return false
+    if (i === 1 || i === n) return undefined
     i++
     ask = true
   } else {
@@ -61,26 +66,30 @@ function isValidHost(host: string): boolean {
       const c = host.charCodeAt(i)
       if (c > 127 || REG_NAME_CHARS[c] === 0) break
       if (c === 37 /* '%' */) ask = true
+      else if (c <= 90 && c >= 65) upper = true
       else if (c === 46 /* '.' */ && i + 1 < n && host.charCodeAt(i + 1) !== 58) label = i + 1
     }
-    if (i === 0) return false
+    if (i === 0) return undefined
     const first = host.charCodeAt(label)
     if (first >= 48 && first <= 57 && !isDottedQuad(host, i)) ask = true
   }
   if (i !== n) {
-    if (host.charCodeAt(i) !== 58 /* ':' */ || n - i - 1 > 5) return false
+    if (host.charCodeAt(i) !== 58 /* ':' */ || n - i - 1 > 5) return undefined
     let port = 0
     for (let j = i + 1; j < n; j++) {
       const c = host.charCodeAt(j)
-      if (c < 48 || c > 57) return false
+      if (c < 48 || c > 57) return undefined
       port = port * 10 + c - 48
     }
-    if (port > 65535) return false
+    if (port > 65535) return undefined
+    // `:`, `:080`, `:80` on http and `:443` on https are dropped or rewritten by the URL serializer.
+    if (i + 1 === n || host.charCodeAt(i + 1) === 48 || port === (https ? 443 : 80)) ask = true
   }
-  return !ask || parsesAsHost(host)
+  if (ask) return parsedHost(host, https)
+  return upper ? host.toLowerCase() : host
 }
 
-/** `a.b.c.d`, each part 0–255 in decimal, ending at `end`. */
+/** `a.b.c.d`, each part 0–255 in decimal without leading zeros, ending at `end`. */
 function isDottedQuad(host: string, end: number): boolean {
   let parts = 1
   let value = 0
@@ -91,6 +100,8 @@ function isDottedQuad(host: string, end: number): boolean {
       if (digits === 0 || ++parts > 4) return false
       value = digits = 0
     } else if (c >= 48 && c <= 57 && ++digits <= 3) {
+      // `010` is octal to the URL parser (and `000` becomes `0`): let it decide.
+      if (digits > 1 && value === 0) return false
       value = value * 10 + c - 48
       if (value > 255) return false
     } else {
@@ -100,12 +111,11 @@ function isDottedQuad(host: string, end: number): boolean {
   return parts === 4 && digits !== 0
 }
 
-function parsesAsHost(host: string): boolean {
+function parsedHost(host: string, https: boolean): string | undefined {
   try {
-    new URL(`http://${host}/`)
-    return true
+    return new URL(`${https ? 'https' : 'http'}://${host}/`).host
   } catch {
-    return false
+    return undefined
   }
 }
 
@@ -143,17 +153,29 @@ export function requestOrigin(req: ExpressLikeRequest): string {
     const address = socket?.localAddress ?? 'localhost'
     const port = socket?.localPort
     host = (address.includes(':') ? `[${address}]` : address) + (port ? `:${port}` : '')
-  } else if (!isValidHost(host)) {
-    throw new BadRequestError('Invalid Host header')
   }
-  return `${proto}://${host}`
+  const normal = normalHost(host, proto === 'https')
+  if (normal === undefined) throw new BadRequestError('Invalid Host header')
+  return `${proto}://${normal}`
 }
 
 /**
- * `baseUrl + url`, except that Express turns `/api?x=1` into url `/?x=1` under `/api`: the client sent
- * no slash after the mount path, so none is added back (a Hono route `/api` must still match).
+ * The target Express routed, as the app gets it under `mountPath: 'keep'`: `baseUrl + url`, except
+ * that Express turns `/api?x=1` into url `/?x=1` under `/api`: the client sent no slash after the
+ * mount path, so none is added back (a Hono route `/api` must still match). Connect has no `baseUrl`:
+ * its mount prefix is what `originalUrl` has in front of `url`.
  */
-function keptTarget(baseUrl: string, url: string, originalUrl: string | undefined): string {
+function keptTarget(req: ExpressLikeRequest, url: string): string {
+  const baseUrl = req.baseUrl
+  let originalUrl = req.originalUrl
+  if (originalUrl !== undefined && originalUrl.charCodeAt(0) !== 47) originalUrl = originForm(originalUrl)
+  if (baseUrl === undefined) {
+    if (originalUrl === undefined || originalUrl === url) return url
+    // Connect strips the prefix and adds a leading slash where none was left (`/api?x=1` → `/?x=1`).
+    if (originalUrl.endsWith(url) || originalUrl.endsWith(url.slice(1))) return originalUrl
+    return url
+  }
+  if (baseUrl === '') return url
   const c = url.charCodeAt(1)
   if (url.charCodeAt(0) === 47 && (url.length === 1 || c === 63 /* '?' */) && originalUrl !== undefined) {
     const next = originalUrl.charCodeAt(baseUrl.length)
@@ -162,18 +184,68 @@ function keptTarget(baseUrl: string, url: string, originalUrl: string | undefine
   return baseUrl + url
 }
 
-/** The full request URL: origin + path and query, byte-exact where a real Request would keep them. */
+/**
+ * The path and query of an absolute-form target (`http://host/p?q`, which Express routes on its
+ * path); throws for anything else that is not origin-form (`*`, authority-form).
+ */
+function originForm(target: string): string {
+  const scheme = target.indexOf('://')
+  if (scheme <= 0) throw new BadRequestError('Invalid request target')
+  let i = scheme + 3
+  for (; i < target.length; i++) {
+    const c = target.charCodeAt(i)
+    if (c === 47 /* '/' */ || c === 63 /* '?' */ || c === 35 /* '#' */) break
+    // The legacy parser Express routes with reads a backslash as a slash, the URL parser as part of the host.
+    if (c === 92 /* '\\' */) throw new BadRequestError('Invalid request target')
+  }
+  const rest = target.slice(i)
+  return rest.charCodeAt(0) === 47 ? rest : '/' + rest
+}
+
+/**
+ * Whether the URL parser keeps the segments of the path as sent: no dot segment (`.`, `..`, in any
+ * mix with `%2e`/`%2E`), no backslash (read as `/`), no control character or space (dropped or
+ * escaped). Express routes on the raw path; the app must get the same path, so any target the URL
+ * parser would resolve differently is not the app's. `%2F`/`%5C` are not separators to either side.
+ */
+function keepsSegments(target: string): boolean {
+  let dots = 0 // dots in the current segment, -1 once anything else is in it
+  for (let i = 1; i <= target.length; i++) {
+    const c = i === target.length ? 47 : target.charCodeAt(i)
+    if (c === 47 /* '/' */ || c === 63 /* '?' */ || c === 35 /* '#' */) {
+      if (dots === 1 || dots === 2) return false
+      if (c !== 47) return true
+      dots = 0
+    } else if (c === 92 /* '\\' */ || c <= 32 || c === 127) {
+      return false
+    } else if (c === 46 /* '.' */) {
+      if (dots >= 0) dots++
+    } else if (c === 37 /* '%' */ && target.charCodeAt(i + 1) === 50 /* '2' */ && (target.charCodeAt(i + 2) | 32) === 101 /* 'e' */) {
+      if (dots >= 0) dots++
+      i += 2
+    } else {
+      dots = -1
+    }
+  }
+  return true
+}
+
+/**
+ * The full request URL: origin + path and query, byte-exact where a real Request would keep them.
+ * Throws a `BadRequestError` for a target the app must not get (see {@link keepsSegments}).
+ */
 export function requestUrl(req: ExpressLikeRequest, origin: string, keepMountPath: boolean): string {
   let target = req.url ?? '/'
-  if (keepMountPath && req.baseUrl) target = keptTarget(req.baseUrl, target, req.originalUrl)
+  if (target.charCodeAt(0) !== 47 /* '/' */) target = originForm(target)
+  if (keepMountPath) target = keptTarget(req, target)
   if (isPlainTarget(target)) return origin + target
+  if (!keepsSegments(target)) throw new BadRequestError('Request target with dot segments or backslashes')
   let url: URL
   try {
-    url = target.charCodeAt(0) === 47 /* '/' */ ? new URL(origin + target) : new URL(target)
+    url = new URL(origin + target)
   } catch {
     throw new BadRequestError('Invalid request target')
   }
   // An absolute-form target keeps our origin: the Host/proxy rules decide it, not the client.
   return origin + url.pathname + url.search
 }
-

@@ -1,12 +1,11 @@
+import { listenOrExit } from '../listen.js'
 import { createApp } from './app.js'
 
-const port = Number(process.env.PORT ?? 3000)
-const server = createApp({
+const app = createApp({
   count: Number(process.env.EVENTS ?? 10),
   intervalMs: Number(process.env.INTERVAL_MS ?? 1000),
-}).listen(port, () => {
-  const address = server.address()
-  const actual = typeof address === 'object' && address ? address.port : port
-  console.log(`streaming example listening on http://localhost:${actual}`)
-  console.log(`  open it in a browser, or: curl -N --compressed http://localhost:${actual}/events`)
 })
+listenOrExit(app, Number(process.env.PORT ?? 3000), (url) => [
+  `streaming example listening on ${url}`,
+  `  open it in a browser, or: curl -N --compressed ${url}/events`,
+])
