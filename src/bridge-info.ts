@@ -1,14 +1,19 @@
-import type { FallbackHandler } from './options.js'
+import type { ExecutionContextLike, FallbackHandler, ResolvedOptions } from './options.js'
 
 /**
  * What a bridge was made from, so the migration report can find bridges in an Express stack (or be
- * handed a front-door bridge) and route the way they do. Recorded once per bridge, never per request.
+ * handed a front-door bridge) and route the way they do, and attachWebSockets() can dispatch upgrades
+ * by the same URL rules through the same app. Recorded once per bridge, never per request.
  */
 export interface BridgeInfo {
   app: unknown
   keepMountPath: boolean
   fallthrough: boolean
   fallback: FallbackHandler | undefined
+  /** The app's dispatch function as the bridge calls it (a Hono app's fall-through clone). */
+  fetch: (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown
+  opts: ResolvedOptions
+  ctx: ExecutionContextLike
 }
 
 // A registered symbol, not a module-level WeakMap: the server may load the CJS build while the CLI
@@ -23,3 +28,6 @@ export function recordBridge<T extends object>(handler: T, info: BridgeInfo): T 
 export function bridgeInfo(handler: unknown): BridgeInfo | undefined {
   return typeof handler === 'function' ? (handler as { [INFO]?: BridgeInfo })[INFO] : undefined
 }
+
+/** The part of {@link BridgeInfo} that decides routing (what the migration report models). */
+export type BridgeRouting = Pick<BridgeInfo, 'app' | 'keepMountPath' | 'fallthrough' | 'fallback'>

@@ -33,17 +33,6 @@ const executionContext: ExecutionContextLike = Object.freeze({
   props: Object.freeze({}),
 }) as ExecutionContextLike
 
-/** What attachWebSockets() needs from a bridge: its app and URL options, so upgrades follow the HTTP rules. */
-export interface BridgeParts {
-  fetch: (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown
-  opts: ResolvedOptions
-  ctx: ExecutionContextLike
-}
-const partsOf = new WeakMap<object, BridgeParts>()
-export function bridgeParts(handler: unknown): BridgeParts | undefined {
-  return typeof handler === 'function' ? partsOf.get(handler) : undefined
-}
-
 function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown {
   if (typeof app === 'function') {
     // `fetchBridge(hono.fetch)` (the @hono/node-server habit): the app behind it cannot be reached,
@@ -129,8 +118,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       respond(result, req, res, next, env, fallthrough, fallback)
     }
   })
-  partsOf.set(handler, { fetch, opts, ctx: executionContext })
-  return recordBridge(handler, { app, keepMountPath, fallthrough, fallback })
+  return recordBridge(handler, { app, keepMountPath, fallthrough, fallback, fetch, opts, ctx: executionContext })
 }
 
 function respond(

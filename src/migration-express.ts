@@ -3,7 +3,7 @@
  * Routers, sub-apps, `app.use` prefixes) into an ordered list of routes and bridges, each able to say
  * whether it would serve a concrete path by asking Express's own layers (`layer.match()`).
  */
-import { bridgeInfo, type BridgeInfo } from './bridge-info.js'
+import { bridgeInfo, type BridgeRouting } from './bridge-info.js'
 import { expressSamples, joinPath } from './migration-samples.js'
 
 /** A mount point on the way to a route: an `app.use(path, …)` layer, or an assumed bridge prefix. */
@@ -33,7 +33,7 @@ export interface ExpressBridge {
   kind: 'bridge'
   mounts: Mount[]
   path: string
-  info: BridgeInfo
+  info: BridgeRouting
   /** The path the Fetch app sees for a full path that reaches this bridge, or undefined. */
   appPath(path: string): string | undefined
 }
@@ -126,7 +126,7 @@ function routeEndpoint(layer: Layer, mounts: Mount[]): ExpressRoute {
   }
 }
 
-export function bridgeEndpoint(info: BridgeInfo, mounts: Mount[]): ExpressBridge {
+export function bridgeEndpoint(info: BridgeRouting, mounts: Mount[]): ExpressBridge {
   return {
     kind: 'bridge',
     mounts,

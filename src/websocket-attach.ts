@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { bridgeParts, fetchBridge, type BridgeParts } from './bridge.js'
+import { bridgeInfo, type BridgeInfo } from './bridge-info.js'
+import { fetchBridge } from './bridge.js'
 import { BadRequestError } from './errors.js'
 import { NOT_FOUND } from './fallthrough.js'
 import { requestHeaders } from './headers.js'
@@ -59,7 +60,7 @@ export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchAp
   if (options.mountedAt !== undefined && (typeof options.mountedAt !== 'string' || (options.mountedAt !== '' && options.mountedAt[0] !== '/'))) {
     throw new TypeError(`attachWebSockets: mountedAt must be a path starting with '/', got ${String(options.mountedAt)}`)
   }
-  const parts: BridgeParts = bridgeParts(bridge) ?? bridgeParts(fetchBridge(bridge as FetchApp))!
+  const parts: BridgeInfo = bridgeInfo(bridge) ?? bridgeInfo(fetchBridge(bridge as FetchApp))!
   const report = options.onError ?? defaultReport
   const app = options.app ?? server.listeners('request').find(isExpressApp)
   const { origin, keepMountPath, fallthrough } = parts.opts
