@@ -21,6 +21,8 @@ import type {
   HttpBindings,
   NextFunction,
 } from 'express-fetch-bridge'
+import { expressMiddleware, migrationReport, RESPONSE_ALREADY_SENT } from 'express-fetch-bridge'
+import { attachWebSockets, upgradeWebSocket, type WebSocketServerLike } from 'express-fetch-bridge/websocket'
 
 const hono = new Hono<{ Bindings: ExpressBindings }>()
 hono.get('/me', (c) => c.text(c.env.incoming.get('user-agent') ?? c.env.outgoing.statusCode.toString()))
@@ -56,6 +58,18 @@ const original: Response = new OriginalResponse(null, { status: 204 })
 const status: number = response.status + original.status
 const error: Error = new BadRequestError('bad Host')
 void [next, status, error, light.headers.get('x-a'), light.text()]
+
+hono.use(expressMiddleware((_req: express.Request, _res: express.Response, next: express.NextFunction) => next()))
+hono.get('/gone', () => RESPONSE_ALREADY_SENT)
+hono.get('/ws', upgradeWebSocket(() => ({
+  onMessage(evt, ws) { if (typeof evt.data === 'string') ws.send(evt.data) },
+  onClose(evt) { void [evt.code, evt.reason, evt.wasClean] },
+})))
+const wss = {} as WebSocketServerLike
+const server = app.listen(0)
+attachWebSockets(server, bridge, { wss }).detach()
+server.close()
+void migrationReport(app, hono).format()
 `
 
 interface Mode {

@@ -19,7 +19,7 @@ writeFileSync('dist/cjs/package.json', JSON.stringify({ type: 'commonjs' }) + '\
 for (const dir of ['dist/esm', 'dist/cjs']) {
   restoreTsIgnore(`${dir}/options.d.ts`, /^import type \{[^}]*\} from 'express';$/)
   restoreTsIgnore(`${dir}/express-middleware.d.ts`, /^import type \{[^}]*\} from 'hono';$/)
-  restoreTsIgnore(`${dir}/websocket-types.d.ts`, /^import type \{[^}]*\} from 'hono\/ws';$/)
+  restoreTsIgnore(`${dir}/websocket-types.d.ts`, /^import type \{[^}]*\} from 'hono';$/)
 }
 
 /** Put `// @ts-ignore -- optional peer` back above the import matching `pattern`, keeping the map aligned. */

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 // @ts-ignore -- hono is an optional peer: without it the helper's type falls back to `any`
-import type { UpgradeWebSocket } from 'hono/ws'
+import type { Context, MiddlewareHandler } from 'hono'
+import type { BinaryType } from './fetch-types.js'
 
 /**
  * The part of a `ws` WebSocket the bridge uses (structural, so `ws` stays an optional peer and its
@@ -41,8 +42,58 @@ export interface UpgradeWebSocketOptions {
   onError?: (err: unknown) => void
 }
 
+// Hono's own helper type (`UpgradeWebSocket` from `hono/ws`) is written against the DOM lib's
+// MessageEvent/CloseEvent: the same shapes are declared here so the subpath type-checks in a Node-only
+// project. Events are method signatures, so handlers annotated with the DOM types are accepted too.
+
+/** The `ws` context a route's events get: Hono's WSContext, plus `bufferedAmount` for backpressure. */
+export interface BridgeWSContext {
+  send(source: string | ArrayBuffer | Uint8Array, options?: { compress?: boolean }): void
+  close(code?: number, reason?: string): void
+  /** The `ws` WebSocket. */
+  raw?: WebSocketLike
+  /** How binary messages arrive: `ArrayBuffer` (default) or `Blob`. */
+  binaryType: BinaryType
+  readonly readyState: 0 | 1 | 2 | 3
+  url: URL | null
+  protocol: string | null
+  /** Bytes queued by `send()` and not yet handed to the network. */
+  readonly bufferedAmount: number
+}
+
+/** A message: text as a string, binary as an `ArrayBuffer` (a `Blob` after `binaryType = 'blob'`). */
+export interface WSMessageEvent {
+  readonly type: string
+  readonly data: string | ArrayBuffer | Blob
+}
+
+/** The close: code, reason, and whether a close frame was exchanged (`1006` and false if not). */
+export interface WSCloseEvent {
+  readonly type: string
+  readonly code: number
+  readonly reason: string
+  readonly wasClean: boolean
+}
+
+/** `open`, or an `error` event (then with the `error`). */
+export interface WSEvent {
+  readonly type: string
+  readonly error?: unknown
+}
+
+/** A route's WebSocket events, as in Hono's `WSEvents`. */
+export interface WSEvents {
+  onOpen?(evt: WSEvent, ws: BridgeWSContext): void
+  onMessage?(evt: WSMessageEvent, ws: BridgeWSContext): void
+  onClose?(evt: WSCloseEvent, ws: BridgeWSContext): void
+  onError?(evt: WSEvent, ws: BridgeWSContext): void
+}
+
 /** The `upgradeWebSocket` helper: the signature of Hono's WebSocket helpers (`hono/ws`). */
-export type BridgeUpgradeWebSocket = UpgradeWebSocket<WebSocketLike, UpgradeWebSocketOptions>
+export interface BridgeUpgradeWebSocket {
+  (createEvents: (c: Context) => WSEvents | Promise<WSEvents>, options?: UpgradeWebSocketOptions): MiddlewareHandler<any, string, { outputFormat: 'ws' }>
+  (c: Context, events: WSEvents, options?: UpgradeWebSocketOptions): Promise<Response>
+}
 
 /** Options of `attachWebSockets(server, bridge, options)`. */
 export interface AttachWebSocketsOptions {

@@ -1,13 +1,18 @@
 /**
  * `express-fetch-bridge/websocket`: Hono `upgradeWebSocket` routes on a server that hosts the bridge.
- * A subpath of its own because its types build on `hono/ws`, whose declarations need the DOM lib,
- * and its runtime needs the optional `ws` peer: the root entry point needs neither.
+ * A subpath of its own because its runtime needs the optional `ws` peer, which the root entry point
+ * does not.
  */
 export { attachWebSockets } from './websocket-attach.js'
 export { upgradeWebSocket } from './websocket-helper.js'
 export type {
   AttachWebSocketsOptions,
   BridgeUpgradeWebSocket,
+  BridgeWSContext,
+  WSCloseEvent,
+  WSEvent,
+  WSEvents,
+  WSMessageEvent,
   UpgradeWebSocketOptions,
   WebSocketAttachment,
   WebSocketLike,
