@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { endFixed, endHead, toBuffer } from './fixed-body.js'
-import { flattenHeaders, flattenInit, indexOfHeader, removeHeader, type FlatHeaders } from './headers.js'
+import { flattenHeaders, indexOfHeader, removeHeader, type FlatHeaders } from './headers.js'
 import { defaultContentType, fillLightState, OriginalResponse, type LightState } from './response.js'
 import { pumpStream } from './stream-pump.js'
 
@@ -19,7 +19,7 @@ const state: LightState = {
   statusText: '',
   body: null,
   headers: undefined,
-  init: undefined,
+  flat: undefined,
   headLength: undefined,
   headSource: undefined,
 }
@@ -30,14 +30,15 @@ const state: LightState = {
  */
 export function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
   if (fillLightState(response, state)) {
-    const { status, statusText, body, headers, init, headLength, headSource } = state
+    const { status, statusText, body, headers, flat: copied, headLength, headSource } = state
     // Do not keep the last response's body alive through the shared object.
     state.body = null
-    state.headers = state.init = state.headSource = undefined
-    const flat: FlatHeaders = []
-    if (headers !== undefined) flattenHeaders(headers, flat)
+    state.headers = state.flat = state.headSource = undefined
+    let flat: FlatHeaders
+    if (headers !== undefined) flattenHeaders(headers, (flat = []))
     else {
-      flattenInit(init, flat)
+      // The response's copy is shared with its clones: extend a copy of it.
+      flat = copied === undefined ? [] : copied.slice()
       const type = body === null ? undefined : defaultContentType(body)
       if (type !== undefined && indexOfHeader(flat, 'content-type') === -1) flat.push('content-type', type)
     }
