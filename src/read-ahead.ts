@@ -25,33 +25,30 @@ export interface ReadAhead {
 /** Microtasks a producer gets to settle a read (a platform body's pull settles in one or two). */
 const SLACK = 4
 
-/** The read's result if it settles within the slack; undefined if not (or if it failed: the pump rethrows). */
-async function settled(read: Promise<ReadResult>): Promise<ReadResult | undefined> {
-  let result: ReadResult | undefined
-  let failed = false
-  // A flag rather than Promise.race: no extra ticks for a promise from another realm (a vm context).
-  read.then(
-    (r) => (result = r),
-    () => (failed = true),
-  )
-  for (let i = 0; i < SLACK && result === undefined && !failed; i++) await null
-  return result
-}
-
 export async function readAhead(reader: Reader): Promise<ReadAhead> {
   const out: ReadAhead = { chunks: [], total: 0, done: false, pending: undefined }
+  // A flag set by then() rather than Promise.race: fewer allocations per chunk, and no extra ticks
+  // for a promise from another realm (a vm context).
+  let result: ReadResult | undefined
+  let failed = false
+  const onResult = (r: ReadResult) => (result = r)
+  const onError = () => (failed = true)
   while (out.total <= READ_AHEAD_LIMIT) {
     const read = reader.read()
-    const result = await settled(read)
-    if (result === undefined) {
+    result = undefined
+    read.then(onResult, onError)
+    for (let i = 0; i < SLACK && result === undefined && !failed; i++) await null
+    const settled = result as ReadResult | undefined
+    // Not ready (or failed: the pump awaits it again and rethrows).
+    if (settled === undefined) {
       out.pending = read
       return out
     }
-    if (result.done) {
+    if (settled.done) {
       out.done = true
       return out
     }
-    const value = result.value
+    const value = settled.value
     // Anything but bytes is left to the pump, which writes what Node accepts and fails the rest.
     if (!ArrayBuffer.isView(value)) {
       out.pending = read
@@ -62,10 +59,4 @@ export async function readAhead(reader: Reader): Promise<ReadAhead> {
     out.total += value.byteLength
   }
   return out
-}
-
-/** The chunks as one Buffer (no copy for a single chunk). */
-export function joined(chunks: Uint8Array[], total: number): Buffer {
-  if (chunks.length === 1) return Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength)
-  return Buffer.concat(chunks, total)
 }

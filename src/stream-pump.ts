@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { drainAfterResponse } from './drain.js'
-import { endFixed, endHead, ignore, isNullBodyStatus } from './fixed-body.js'
+import { endChunks, endHead, ignore, isNullBodyStatus } from './fixed-body.js'
 import { indexOfHeader, type FlatHeaders } from './headers.js'
 import { writeHead } from './outgoing-headers.js'
-import { joined, readAhead } from './read-ahead.js'
+import { readAhead } from './read-ahead.js'
 
 /** Stream bodies: headers flushed at once, chunks pumped with backpressure and batched per event-loop turn. */
 
@@ -48,7 +48,7 @@ export async function pumpStream(
       throw new RangeError('The response stream does not match its Content-Length')
     }
     if (res.destroyed) return
-    return endFixed(req, res, status, statusText, flat, joined(ahead.chunks, ahead.total))
+    return endChunks(req, res, status, statusText, flat, ahead.chunks, ahead.total)
   }
   try {
     writeHead(res, status, statusText, flat)
