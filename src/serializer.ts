@@ -54,7 +54,7 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
     if (body instanceof URLSearchParams) return endFixed(req, res, status, statusText, flat, body.toString())
     return endFixed(req, res, status, statusText, flat, toBuffer(body))
   }
-  if (!(response instanceof OriginalResponse)) {
+  if (!(response instanceof OriginalResponse) && !isResponseLike(response)) {
     throw new TypeError(`The app did not return a Response (got ${describe(response)})`)
   }
   const type = response.type
@@ -65,7 +65,7 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
   // A Response from fetch() (`return fetch(upstream)`) has a body the platform already decoded, but
   // keeps the upstream's Content-Encoding and Content-Length: passed on, they would describe bytes the
   // client never gets.
-  if (type !== 'default' && body !== null) dropDecodedFraming(flat)
+  if (type !== 'default' && type !== undefined && body !== null) dropDecodedFraming(flat)
   if (body === null) {
     if (req.method === 'HEAD') return endHead(res, response.status, response.statusText, flat, undefined, undefined)
     return endFixed(req, res, response.status, response.statusText, flat, '')
@@ -83,6 +83,23 @@ function dropDecodedFraming(flat: FlatHeaders): void {
   for (const coding of codings) if (!DECODED_CODINGS.has(coding.trim())) return
   removeHeader(flat, 'content-encoding')
   removeHeader(flat, 'content-length')
+}
+
+/**
+ * A Response from another fetch implementation (npm undici, @whatwg-node/fetch…): served by shape, as
+ * the platform's. Its body only needs `getReader()`.
+ */
+function isResponseLike(value: unknown): value is Response {
+  if (typeof value !== 'object' || value === null) return false
+  const r = value as { status?: unknown; headers?: { forEach?: unknown; [Symbol.iterator]?: unknown }; body?: { getReader?: unknown } | null }
+  return (
+    typeof r.status === 'number' &&
+    typeof r.headers === 'object' &&
+    r.headers !== null &&
+    (typeof r.headers[Symbol.iterator] === 'function' || typeof r.headers.forEach === 'function') &&
+    'body' in r &&
+    (r.body === null || typeof r.body?.getReader === 'function')
+  )
 }
 
 function describe(value: unknown): string {
