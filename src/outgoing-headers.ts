@@ -1,4 +1,4 @@
-import { ServerResponse, type OutgoingHttpHeader } from 'node:http'
+import { OutgoingMessage, ServerResponse, type OutgoingHttpHeader } from 'node:http'
 import type { FlatHeaders } from './headers.js'
 
 /**
@@ -30,6 +30,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
   }
   // Common case: each name once, nothing to merge. Node replaces earlier values of these names
   // (Express's X-Powered-By stays) and, without earlier headers, validates the list before setting any.
+  const unkept = kOutHeaders !== undefined && (res as unknown as Record<symbol, unknown>)[kOutHeaders] === null
   try {
     if (statusText === '') res.writeHead(status, flat)
     else res.writeHead(status, statusText, flat)
@@ -37,6 +38,25 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     dropHeaders(res, flat)
     throw err
   }
+  if (unkept) (res as unknown as Record<symbol, unknown>)[kOutHeaders] = kept(flat)
+}
+
+// Node keeps the headers set with setHeader() in this slot; writeHead(status, list) on a response that
+// has none sends the list without keeping it, and then res.getHeaders() / getHeader() on 'finish'
+// (loggers, metrics) would see nothing. Filled after the write, in Node's own layout.
+const kOutHeaders = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kOutHeaders')
+
+function kept(flat: FlatHeaders): Record<string, [string, string | string[]]> {
+  const out: Record<string, [string, string | string[]]> = { __proto__: null } as never
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i]
+    const key = name.toLowerCase()
+    const entry = out[key]
+    if (entry === undefined) out[key] = [name, flat[i + 1]]
+    else if (Array.isArray(entry[1])) entry[1].push(flat[i + 1])
+    else entry[1] = [entry[1], flat[i + 1]]
+  }
+  return out
 }
 
 /** After an invalid header name or value (CR/LF…) nothing was sent and the caller answers 500: drop
