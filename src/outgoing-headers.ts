@@ -38,16 +38,52 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     dropHeaders(res, flat)
     throw err
   }
-  if (unkept) (res as unknown as Record<symbol, unknown>)[kOutHeaders] = kept(flat)
+  if (unkept) keepLater(res, flat)
 }
 
 // Node keeps the headers set with setHeader() in this slot; writeHead(status, list) on a response that
 // has none sends the list without keeping it, and then res.getHeaders() / getHeader() on 'finish'
-// (loggers, metrics) would see nothing. Filled after the write, in Node's own layout.
+// (loggers, metrics) would see nothing. The list is remembered instead, and put into that slot, in
+// Node's own layout, only when one of the getters below is called on that response.
 const kOutHeaders = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kOutHeaders')
+const SENT = Symbol('express-fetch-bridge.sentHeaders')
+const GETTERS = ['getHeader', 'getHeaders', 'getHeaderNames', 'getRawHeaderNames', 'hasHeader'] as const
+let gettersWrapped = false
+
+type Slots = Record<symbol, unknown>
+
+function keepLater(res: ServerResponse, flat: FlatHeaders): void {
+  ;(res as unknown as Slots)[SENT] = flat
+  if (!gettersWrapped) wrapGetters()
+}
+
+function wrapGetters(): void {
+  gettersWrapped = true
+  const proto = ServerResponse.prototype as unknown as Record<string, (...args: unknown[]) => unknown>
+  for (const name of GETTERS) {
+    const original = proto[name]
+    if (typeof original !== 'function') continue
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      writable: true,
+      value: function (this: Slots, ...args: unknown[]) {
+        const flat = this[SENT] as FlatHeaders | undefined
+        if (flat !== undefined) {
+          this[SENT] = undefined
+          if (this[kOutHeaders!] === null) this[kOutHeaders!] = kept(flat)
+        }
+        return original.apply(this, args)
+      },
+    })
+  }
+}
+
+// Node's slot has no prototype (a header may be named "constructor"); instances of this stay fast objects.
+function Kept(): void {}
+Kept.prototype = Object.create(null)
 
 function kept(flat: FlatHeaders): Record<string, [string, string | string[]]> {
-  const out: Record<string, [string, string | string[]]> = { __proto__: null } as never
+  const out: Record<string, [string, string | string[]]> = new (Kept as unknown as new () => never)()
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i]
     const key = name.toLowerCase()
