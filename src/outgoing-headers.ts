@@ -43,17 +43,17 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
 
 // Node keeps the headers set with setHeader() in this slot; writeHead(status, list) on a response that
 // has none sends the list without keeping it, and then res.getHeaders() / getHeader() on 'finish'
-// (loggers, metrics) would see nothing. The list is remembered instead, and put into that slot, in
-// Node's own layout, only when one of the getters below is called on that response.
+// (loggers, metrics) would see nothing. The list itself is left in that slot (no new property on `res`),
+// and turned into Node's own layout only when one of the getters below is called on that response;
+// after the head is written nothing else in Node reads the slot.
 const kOutHeaders = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kOutHeaders')
-const SENT = Symbol('express-fetch-bridge.sentHeaders')
 const GETTERS = ['getHeader', 'getHeaders', 'getHeaderNames', 'getRawHeaderNames', 'hasHeader'] as const
 let gettersWrapped = false
 
 type Slots = Record<symbol, unknown>
 
 function keepLater(res: ServerResponse, flat: FlatHeaders): void {
-  ;(res as unknown as Slots)[SENT] = flat
+  ;(res as unknown as Slots)[kOutHeaders!] = flat
   if (!gettersWrapped) wrapGetters()
 }
 
@@ -66,13 +66,11 @@ function wrapGetters(): void {
     Object.defineProperty(proto, name, {
       configurable: true,
       writable: true,
-      value: function (this: Slots, ...args: unknown[]) {
-        const flat = this[SENT] as FlatHeaders | undefined
-        if (flat !== undefined) {
-          this[SENT] = undefined
-          if (this[kOutHeaders!] === null) this[kOutHeaders!] = kept(flat)
-        }
-        return original.apply(this, args)
+      // One fixed argument, no rest/apply: hasHeader() runs on every answer (see needsMerge).
+      value: function (this: Slots, name: unknown) {
+        const flat = this[kOutHeaders!]
+        if (Array.isArray(flat)) this[kOutHeaders!] = kept(flat)
+        return original.call(this, name)
       },
     })
   }
