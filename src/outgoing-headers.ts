@@ -113,14 +113,17 @@ function dropHeaders(res: ServerResponse, flat: FlatHeaders): void {
  * set by earlier middleware, Set-Cookie/Vary already on `res`, or a name the app repeats. Costs a few
  * length comparisons for the usual two or three headers (no getHeaderNames() array).
  */
+// Node's own hasHeader, past the getter wrappers below: before the head is written there is nothing to fill in.
+const hasHeader = OutgoingMessage.prototype.hasHeader
+
 function needsMerge(res: ServerResponse, flat: FlatHeaders): boolean {
-  if (res.hasHeader('content-length') || res.hasHeader('transfer-encoding')) return true
+  if (hasHeader.call(res, 'content-length') || hasHeader.call(res, 'transfer-encoding')) return true
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i]
     const len = name.length
     if (len === 10 || len === 4) {
       const lower = name.toLowerCase()
-      if ((lower === 'set-cookie' || lower === 'vary') && res.hasHeader(lower)) return true
+      if ((lower === 'set-cookie' || lower === 'vary') && hasHeader.call(res, lower)) return true
     }
     for (let j = 0; j < i; j += 2) {
       const other = flat[j]
