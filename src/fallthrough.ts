@@ -7,8 +7,10 @@
  * handler keeps working for `app.request()` in tests and for `fallthrough: false`.
  */
 
-/** Set on `env` when the clone's not-found handler ran for a request. */
+/** Set on `env` when the clone's not-found handler ran for a request: that request's Context. */
 export const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge.notFound')
+/** Set with it: a clone of the app that runs the app's own notFound handler (see withNotFoundHeaders). */
+const PROBE: unique symbol = Symbol('express-fetch-bridge.notFoundProbe')
 
 type Handler = (...args: any[]) => any
 
@@ -20,6 +22,12 @@ interface HonoLike {
   onError(handler: Handler): unknown
   router: unknown
   routes: unknown[]
+}
+
+interface NotFoundContext {
+  env: unknown
+  req: { raw: Request }
+  executionCtx: unknown
 }
 
 export function isHonoLike(app: unknown): app is HonoLike {
@@ -45,11 +53,47 @@ export function isHonoFetch(fn: Handler): boolean {
   return fn.name === 'fetch' && /this\.#?dispatch\(/.test(Function.prototype.toString.call(fn))
 }
 
-function markNotFound(c: { env: unknown }): Response {
+function markNotFound(c: NotFoundContext, probe: HonoLike): Response {
   const env = c.env as Record<symbol, unknown> | undefined
-  if (env !== null && typeof env === 'object') env[NOT_FOUND] = true
-  // A real (empty) 404 so middleware that inspects c.res after next() keeps working.
+  if (env !== null && typeof env === 'object') {
+    env[NOT_FOUND] = c
+    env[PROBE] = probe
+  }
+  // A real (empty) 404 so middleware that inspects c.res after next() keeps working. The app's own
+  // notFound handler does not run here: the request may well go on to Express, and that handler may
+  // log, count or render.
   return new Response(null, { status: 404 })
+}
+
+// Routes nothing: a clone of the app with this router answers every request with its notFound handler.
+const NO_ROUTES = { name: 'express-fetch-bridge not-found probe', add() {}, match: () => [[]] }
+
+/**
+ * Middleware turned the clone's 404 into another answer (hono/trailing-slash's 301). With
+ * `fallthrough: false` that answer would carry the headers of the app's own notFound response (Hono
+ * copies c.res's headers into the new one): run that handler now and add the headers it set that the
+ * answer lacks. A handler that fails changes nothing.
+ */
+export async function withNotFoundHeaders(response: Response, env: Record<symbol, unknown>): Promise<Response> {
+  const c = env[NOT_FOUND] as NotFoundContext
+  const probe = env[PROBE] as HonoLike
+  let own: Response
+  try {
+    own = await probe.fetch(c.req.raw, c.env, c.executionCtx)
+  } catch {
+    return response
+  }
+  if (own === null || typeof own !== 'object' || !(own.headers instanceof Headers)) return response
+  own.body?.cancel().catch(() => {})
+  const merged = new Response(response.body, response)
+  for (const [name, value] of own.headers) {
+    if (name === 'set-cookie') {
+      if (!response.headers.has(name)) merged.headers.append(name, value)
+    } else if (!merged.headers.has(name)) {
+      merged.headers.set(name, value)
+    }
+  }
+  return merged
 }
 
 const clones = new WeakMap<object, Handler>()
@@ -62,11 +106,19 @@ export function fallthroughFetch(app: HonoLike): Handler {
   let fetch = clones.get(app)
   if (fetch !== undefined) return fetch
   const clone = app.basePath('/')
-  clone.notFound(markNotFound)
+  const probe = app.basePath('/')
+  probe.router = NO_ROUTES
+  clone.notFound((c: NotFoundContext) => markNotFound(c, probe))
   const onError = app.onError
   app.onError = function (this: unknown, handler: Handler) {
     clone.onError(handler)
+    probe.onError(handler)
     return onError.call(this, handler)
+  }
+  const notFound = app.notFound
+  app.notFound = function (this: unknown, handler: Handler) {
+    probe.notFound(handler)
+    return notFound.call(this, handler)
   }
   fetch = clone.fetch
   clones.set(app, fetch)

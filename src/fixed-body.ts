@@ -33,6 +33,23 @@ export function endFixed(req: IncomingMessage, res: ServerResponse, status: numb
   if (!req.complete) drainAfterResponse(req)
 }
 
+/** {@link endFixed} for a body read ahead in chunks: written corked (one writev), not copied into one buffer. */
+export function endChunks(req: IncomingMessage, res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, chunks: Uint8Array[], total: number): void {
+  if (chunks.length <= 1 || isNullBodyStatus(status)) {
+    const only = chunks.length === 0 ? '' : Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength)
+    return endFixed(req, res, status, statusText, flat, only)
+  }
+  removeHeader(flat, 'content-length')
+  removeHeader(flat, 'transfer-encoding')
+  flat.push('content-length', String(total))
+  writeHead(res, status, statusText, flat)
+  res.cork()
+  for (const chunk of chunks) res.write(chunk)
+  res.end()
+  res.uncork()
+  if (!req.complete) drainAfterResponse(req)
+}
+
 /**
  * A bodiless answer: to HEAD, or with a null-body status (no framing headers then). For HEAD, the length
  * of the GET body it replaced (Hono's `new Response(null, res)`) is sent; otherwise the app's own

@@ -46,9 +46,20 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): vo
   }
 }
 
-/** Flatten a Headers object; Set-Cookie values stay separate lines (iteration keeps them apart). */
+/**
+ * Flatten a Headers object; Set-Cookie values stay separate lines (iteration keeps them apart). Another
+ * implementation's Headers that only has forEach() gives its Set-Cookie lines through getSetCookie().
+ */
 export function flattenHeaders(headers: Headers, out: FlatHeaders): void {
-  for (const [name, value] of headers) out.push(name, value)
+  if (typeof headers[Symbol.iterator] === 'function') {
+    for (const [name, value] of headers) out.push(name, value)
+    return
+  }
+  const cookies = typeof headers.getSetCookie === 'function' ? headers.getSetCookie() : undefined
+  headers.forEach((value, name) => {
+    if (cookies === undefined || name.toLowerCase() !== 'set-cookie') out.push(name, value)
+  })
+  if (cookies !== undefined) for (const cookie of cookies) out.push('set-cookie', cookie)
 }
 
 /** Index of a header name (case-insensitive) in a flat list, or -1. `lower` must be lower case. */

@@ -1,4 +1,4 @@
-import { ServerResponse, type OutgoingHttpHeader } from 'node:http'
+import { OutgoingMessage, ServerResponse, type OutgoingHttpHeader } from 'node:http'
 import type { FlatHeaders } from './headers.js'
 
 /**
@@ -30,6 +30,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
   }
   // Common case: each name once, nothing to merge. Node replaces earlier values of these names
   // (Express's X-Powered-By stays) and, without earlier headers, validates the list before setting any.
+  const unkept = kOutHeaders !== undefined && (res as unknown as Record<symbol, unknown>)[kOutHeaders] === null
   try {
     if (statusText === '') res.writeHead(status, flat)
     else res.writeHead(status, statusText, flat)
@@ -37,6 +38,59 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     dropHeaders(res, flat)
     throw err
   }
+  if (unkept) keepLater(res, flat)
+}
+
+// Node keeps the headers set with setHeader() in this slot; writeHead(status, list) on a response that
+// has none sends the list without keeping it, and then res.getHeaders() / getHeader() on 'finish'
+// (loggers, metrics) would see nothing. The list itself is left in that slot (no new property on `res`),
+// and turned into Node's own layout only when one of the getters below is called on that response;
+// after the head is written nothing else in Node reads the slot.
+const kOutHeaders = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kOutHeaders')
+const GETTERS = ['getHeader', 'getHeaders', 'getHeaderNames', 'getRawHeaderNames', 'hasHeader'] as const
+let gettersWrapped = false
+
+type Slots = Record<symbol, unknown>
+
+function keepLater(res: ServerResponse, flat: FlatHeaders): void {
+  ;(res as unknown as Slots)[kOutHeaders!] = flat
+  if (!gettersWrapped) wrapGetters()
+}
+
+function wrapGetters(): void {
+  gettersWrapped = true
+  const proto = ServerResponse.prototype as unknown as Record<string, (...args: unknown[]) => unknown>
+  for (const name of GETTERS) {
+    const original = proto[name]
+    if (typeof original !== 'function') continue
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      writable: true,
+      // One fixed argument, no rest/apply: hasHeader() runs on every answer (see needsMerge).
+      value: function (this: Slots, name: unknown) {
+        const flat = this[kOutHeaders!]
+        if (Array.isArray(flat)) this[kOutHeaders!] = kept(flat)
+        return original.call(this, name)
+      },
+    })
+  }
+}
+
+// Node's slot has no prototype (a header may be named "constructor"); instances of this stay fast objects.
+function Kept(): void {}
+Kept.prototype = Object.create(null)
+
+function kept(flat: FlatHeaders): Record<string, [string, string | string[]]> {
+  const out: Record<string, [string, string | string[]]> = new (Kept as unknown as new () => never)()
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i]
+    const key = name.toLowerCase()
+    const entry = out[key]
+    if (entry === undefined) out[key] = [name, flat[i + 1]]
+    else if (Array.isArray(entry[1])) entry[1].push(flat[i + 1])
+    else entry[1] = [entry[1], flat[i + 1]]
+  }
+  return out
 }
 
 /** After an invalid header name or value (CR/LF…) nothing was sent and the caller answers 500: drop
@@ -59,14 +113,17 @@ function dropHeaders(res: ServerResponse, flat: FlatHeaders): void {
  * set by earlier middleware, Set-Cookie/Vary already on `res`, or a name the app repeats. Costs a few
  * length comparisons for the usual two or three headers (no getHeaderNames() array).
  */
+// Node's own hasHeader, past the getter wrappers below: before the head is written there is nothing to fill in.
+const hasHeader = OutgoingMessage.prototype.hasHeader
+
 function needsMerge(res: ServerResponse, flat: FlatHeaders): boolean {
-  if (res.hasHeader('content-length') || res.hasHeader('transfer-encoding')) return true
+  if (hasHeader.call(res, 'content-length') || hasHeader.call(res, 'transfer-encoding')) return true
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i]
     const len = name.length
     if (len === 10 || len === 4) {
       const lower = name.toLowerCase()
-      if ((lower === 'set-cookie' || lower === 'vary') && res.hasHeader(lower)) return true
+      if ((lower === 'set-cookie' || lower === 'vary') && hasHeader.call(res, lower)) return true
     }
     for (let j = 0; j < i; j += 2) {
       const other = flat[j]

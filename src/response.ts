@@ -1,13 +1,27 @@
 /**
- * A lightweight Response that keeps (status, body, headers init) for the bodies the serializer can
+ * A lightweight Response that keeps (status, body, a copy of the init headers) for the bodies the serializer can
  * send without a real Response: string, ArrayBuffer(View), Blob, URLSearchParams, ReadableStream and
  * null. `status`, `ok`, `statusText` and `headers` are served from those fields; any other member
  * materialises a real Response once and delegates to it. The idea comes from @hono/node-server's
  * response cache; streams are kept too so the serializer can flush headers at once.
  */
 
+import { Readable } from 'node:stream'
 import { delegateRemaining } from './delegate.js'
 import type { BodyInit, HeadersInit, ResponseType } from './fetch-types.js'
+import { flattenInit, type FlatHeaders } from './headers.js'
+import {
+  defaultContentType,
+  fixedBodyStream,
+  FixedSource,
+  isFastBody,
+  lengthOf,
+  sourceOf,
+  type FastBody,
+} from './response-body.js'
+import { inspectLight } from './response-inspect.js'
+
+export { defaultContentType, FORM_URLENCODED, lengthOf, TEXT_PLAIN, type FastBody } from './response-body.js'
 
 /**
  * State shared by every copy of this module in the process (the ESM and the CJS build can both be
@@ -21,47 +35,23 @@ interface Shared {
   fillLightState: (response: unknown, out: LightState) => boolean
   installGlobalResponse: () => void
 }
-const SHARED = Symbol.for('express-fetch-bridge/response@2')
+const SHARED = Symbol.for('express-fetch-bridge/response@3')
 const registered = (globalThis as { [SHARED]?: Shared })[SHARED]
 
 /** The platform's Response, captured before anything replaces the global. */
 export const OriginalResponse: typeof Response = registered?.OriginalResponse ?? globalThis.Response
 
-export type FastBody = string | ArrayBuffer | ArrayBufferView | Blob | URLSearchParams | ReadableStream | null
-
-export const TEXT_PLAIN = 'text/plain;charset=UTF-8'
-export const FORM_URLENCODED = 'application/x-www-form-urlencoded;charset=UTF-8'
-
+const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' })
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308])
 // reason-phrase = *( HTAB / SP / VCHAR / obs-text )
 const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/
-
-function isFastBody(body: unknown): body is FastBody {
-  return (
-    typeof body === 'string' ||
-    body instanceof Uint8Array ||
-    body instanceof ArrayBuffer ||
-    ArrayBuffer.isView(body) ||
-    body instanceof Blob ||
-    body instanceof URLSearchParams ||
-    body instanceof ReadableStream
-  )
-}
 
 /** WebIDL `unsigned short` conversion, as the Response constructor applies it to `status`. */
 function toStatus(value: unknown): number {
   if (typeof value === 'number' && (value | 0) === value && value >= 0 && value < 65536) return value
   const n = Math.trunc(Number(value))
   return Number.isFinite(n) ? ((n % 65536) + 65536) % 65536 : 0
-}
-
-/** The Content-Type a real Response derives from its body when the headers have none. */
-export function defaultContentType(body: FastBody): string | undefined {
-  if (typeof body === 'string') return TEXT_PLAIN
-  if (body instanceof URLSearchParams) return FORM_URLENCODED
-  if (body instanceof Blob) return body.type || undefined
-  return undefined
 }
 
 // Filled in by the class's static block: module-internal access to private state for the serializer.
@@ -74,9 +64,10 @@ export interface LightState {
   status: number
   statusText: string
   body: FastBody
-  /** The Headers object if someone asked for `headers`, else undefined (then use `init`). */
+  /** The Headers object if someone asked for `headers`, else undefined (then use `flat`). */
   headers: Headers | undefined
-  init: HeadersInit | undefined
+  /** The init headers as copied at construction: shared between responses, never to be modified. */
+  flat: FlatHeaders | undefined
   /** Length of the body of the Response this one was built from (`new Response(null, res)`), for HEAD. */
   headLength: number | undefined
   /** That Response's stream body, which nobody else will read: cancelled when a HEAD response is sent. */
@@ -87,11 +78,15 @@ class LightResponseImpl {
   #status = 200
   #statusText = ''
   #body: FastBody = null
-  #init: HeadersInit | undefined
+  #flat: FlatHeaders | undefined
   #headers: Headers | undefined
   #real: Response | undefined
   #headLength: number | undefined
   #headSource: ReadableStream | undefined
+  // The `body` stream handed out for a fixed body (or the one this Response was built from) and its
+  // source: while nobody reads it, the fixed body is still what gets sent.
+  #stream: ReadableStream | undefined
+  #source: FixedSource | undefined
 
   constructor(body?: BodyInit | null, init?: ResponseInit) {
     if (body != null && !isFastBody(body)) {
@@ -113,7 +108,9 @@ class LightResponseImpl {
         if (!REASON_PHRASE.test(text)) throw new TypeError('Invalid statusText')
         this.#statusText = text
       }
-      this.#init = init.headers
+      const headers = init.headers
+      // Copied now, as the platform does: changing the init object afterwards changes nothing.
+      if (headers != null) flattenInit(headers, (this.#flat = []))
       if (body === null || body === undefined) {
         // `new Response(null, res)` (Hono's HEAD handling): remember the GET body's length, and its
         // stream so the serializer can cancel it. `instanceof` would also accept a platform Response.
@@ -130,8 +127,17 @@ class LightResponseImpl {
       if (NULL_BODY_STATUS.has(this.#status)) {
         throw new TypeError(`Response constructor: Invalid response status code ${this.#status}`)
       }
-      if (body instanceof ReadableStream && body.locked) {
-        throw new TypeError('Response body object should not be disturbed or locked')
+      if (body instanceof ReadableStream) {
+        const source = sourceOf(body)
+        if (body.locked || source?.touched) throw new TypeError('Response body object should not be disturbed or locked')
+        if (source !== undefined) {
+          // `new Response(res.body, res)` (Hono's c.header() and c.res = … after next()): same stream,
+          // and still the fixed body for the serializer.
+          this.#stream = body
+          this.#source = source
+          this.#body = source.body
+          return
+        }
       }
       this.#body = body
     }
@@ -143,11 +149,13 @@ class LightResponseImpl {
     // Fills the caller's object: no allocation per response.
     fastState = (r, out) => {
       if (r.#real !== undefined) return false
+      // Someone read the stream handed out as `body`: its bytes are gone, as on the platform.
+      if (r.#source !== undefined && (r.#source.touched || r.#stream!.locked)) return false
       out.status = r.#status
       out.statusText = r.#statusText
       out.body = r.#body
       out.headers = r.#headers
-      out.init = r.#init
+      out.flat = r.#flat
       out.headLength = r.#headLength
       out.headSource = r.#headSource
       return true
@@ -164,8 +172,11 @@ class LightResponseImpl {
   static json(data: unknown, init?: ResponseInit): Response {
     const text = JSON.stringify(data)
     if (text === undefined) throw new TypeError('Value is not JSON serializable')
-    const headers = new Headers(init?.headers)
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+    let headers: HeadersInit = JSON_HEADERS
+    if (init?.headers != null) {
+      headers = new Headers(init.headers)
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+    }
     return new LightResponseImpl(text, { status: init?.status, statusText: init?.statusText, headers }) as unknown as Response
   }
 
@@ -181,13 +192,28 @@ class LightResponseImpl {
 
   #materialize(): Response {
     if (this.#real === undefined) {
-      this.#real = new OriginalResponse(this.#body as BodyInit | null, {
-        status: this.#status,
-        statusText: this.#statusText,
-        headers: this.#headers ?? this.#init,
-      })
+      const init = { status: this.#status, statusText: this.#statusText, headers: this.headers }
+      if (this.#source?.touched) {
+        // The stream handed out was read: the real Response's body is used up too.
+        this.#real = new OriginalResponse(new ReadableStream(), init)
+        this.#real.body!.cancel().catch(() => {})
+      } else {
+        this.#real = new OriginalResponse((this.#stream ?? this.#body) as BodyInit | null, init)
+      }
     }
     return this.#real
+  }
+
+  /** A clone that keeps the fixed body (which nothing can change) instead of teeing a stream. */
+  #copy(): LightResponseImpl {
+    const copy = new LightResponseImpl(null)
+    copy.#status = this.#status
+    copy.#statusText = this.#statusText
+    copy.#body = this.#body
+    copy.#flat = this.#flat
+    if (this.#headers !== undefined) copy.#headers = new Headers(this.#headers)
+    copy.#headLength = this.#headLength
+    return copy
   }
 
   get status(): number {
@@ -205,7 +231,9 @@ class LightResponseImpl {
       if (this.#real) {
         this.#headers = this.#real.headers
       } else {
-        const headers = new Headers(this.#init)
+        const headers = new Headers()
+        const flat = this.#flat
+        if (flat !== undefined) for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1])
         const type = defaultContentType(this.#body)
         if (type !== undefined && !headers.has('content-type')) headers.set('content-type', type)
         this.#headers = headers
@@ -223,12 +251,22 @@ class LightResponseImpl {
     return this.#real ? this.#real.redirected : false
   }
   get bodyUsed(): boolean {
-    return this.#real ? this.#real.bodyUsed : false
+    if (this.#real) return this.#real.bodyUsed
+    if (this.#source !== undefined) return this.#source.touched
+    return this.#body instanceof ReadableStream && Readable.isDisturbed(this.#body as never)
   }
   get body(): ReadableStream<Uint8Array> | null {
-    return this.#materialize().body
+    if (this.#real) return this.#real.body
+    const body = this.#body
+    if (body === null || body instanceof ReadableStream) return body
+    // A stream that produces the fixed body only when read; the fixed body stays for the serializer.
+    if (this.#stream === undefined) this.#stream = fixedBodyStream((this.#source = new FixedSource(body)))
+    return this.#stream
   }
   clone(): Response {
+    if (this.#real === undefined && !(this.#body instanceof ReadableStream) && !this.#source?.touched) {
+      return this.#copy() as unknown as Response
+    }
     return this.#materialize().clone()
   }
   arrayBuffer(): Promise<ArrayBuffer> {
@@ -249,6 +287,11 @@ class LightResponseImpl {
   get [Symbol.toStringTag](): string {
     return 'Response'
   }
+  /** What console.log shows: the fast-path state, without building a real Response. */
+  [Symbol.for('nodejs.util.inspect.custom')](depth: number, options: object, inspect: (value: unknown, options?: object) => string): string {
+    if (this.#real) return inspect(this.#real, options)
+    return inspectLight(this as unknown as Response, this.#body, depth, options, inspect)
+  }
 }
 
 // Members the platform may add later (e.g. `bytes()`) delegate to the real Response.
@@ -259,15 +302,6 @@ Object.setPrototypeOf(LightResponseImpl, OriginalResponse)
 
 function localFillLightState(response: unknown, out: LightState): boolean {
   return typeof response === 'object' && response !== null && brand(response) && fastState(response as LightResponseImpl, out)
-}
-
-/** Byte length of a fixed body, or undefined for streams and null. */
-export function lengthOf(body: FastBody): number | undefined {
-  if (body === null || body instanceof ReadableStream) return undefined
-  if (typeof body === 'string') return Buffer.byteLength(body)
-  if (body instanceof Blob) return body.size
-  if (body instanceof URLSearchParams) return Buffer.byteLength(body.toString())
-  return (body as ArrayBufferView | ArrayBuffer).byteLength
 }
 
 let installed = false

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { endFixed, endHead, toBuffer } from './fixed-body.js'
-import { flattenHeaders, flattenInit, indexOfHeader, removeHeader, type FlatHeaders } from './headers.js'
+import { flattenHeaders, indexOfHeader, removeHeader, type FlatHeaders } from './headers.js'
 import { defaultContentType, fillLightState, OriginalResponse, type LightState } from './response.js'
 import { pumpStream } from './stream-pump.js'
 import { ALREADY_SENT_HEADER } from './already-sent.js'
@@ -20,7 +20,7 @@ const state: LightState = {
   statusText: '',
   body: null,
   headers: undefined,
-  init: undefined,
+  flat: undefined,
   headLength: undefined,
   headSource: undefined,
 }
@@ -31,14 +31,15 @@ const state: LightState = {
  */
 export function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
   if (fillLightState(response, state)) {
-    const { status, statusText, body, headers, init, headLength, headSource } = state
+    const { status, statusText, body, headers, flat: copied, headLength, headSource } = state
     // Do not keep the last response's body alive through the shared object.
     state.body = null
-    state.headers = state.init = state.headSource = undefined
-    const flat: FlatHeaders = []
-    if (headers !== undefined) flattenHeaders(headers, flat)
+    state.headers = state.flat = state.headSource = undefined
+    let flat: FlatHeaders
+    if (headers !== undefined) flattenHeaders(headers, (flat = []))
     else {
-      flattenInit(init, flat)
+      // The response's copy is shared with its clones: extend a copy of it.
+      flat = copied === undefined ? [] : copied.slice()
       const type = body === null ? undefined : defaultContentType(body)
       if (type !== undefined && indexOfHeader(flat, 'content-type') === -1) flat.push('content-type', type)
     }
@@ -55,7 +56,7 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
     if (body instanceof URLSearchParams) return endFixed(req, res, status, statusText, flat, body.toString())
     return endFixed(req, res, status, statusText, flat, toBuffer(body))
   }
-  if (!(response instanceof OriginalResponse)) {
+  if (!(response instanceof OriginalResponse) && !isResponseLike(response)) {
     throw new TypeError(`The app did not return a Response (got ${describe(response)})`)
   }
   const type = response.type
@@ -66,7 +67,7 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
   // A Response from fetch() (`return fetch(upstream)`) has a body the platform already decoded, but
   // keeps the upstream's Content-Encoding and Content-Length: passed on, they would describe bytes the
   // client never gets.
-  if (type !== 'default' && body !== null) dropDecodedFraming(flat)
+  if (type !== 'default' && type !== undefined && body !== null) dropDecodedFraming(flat)
   if (body === null) {
     // RESPONSE_ALREADY_SENT (ours or @hono/node-server's): the handler wrote to res itself.
     if (indexOfHeader(flat, ALREADY_SENT_HEADER) !== -1) return
@@ -86,6 +87,23 @@ function dropDecodedFraming(flat: FlatHeaders): void {
   for (const coding of codings) if (!DECODED_CODINGS.has(coding.trim())) return
   removeHeader(flat, 'content-encoding')
   removeHeader(flat, 'content-length')
+}
+
+/**
+ * A Response from another fetch implementation (npm undici, @whatwg-node/fetch…): served by shape, as
+ * the platform's. Its body only needs `getReader()`.
+ */
+function isResponseLike(value: unknown): value is Response {
+  if (typeof value !== 'object' || value === null) return false
+  const r = value as { status?: unknown; headers?: { forEach?: unknown; [Symbol.iterator]?: unknown }; body?: { getReader?: unknown } | null }
+  return (
+    typeof r.status === 'number' &&
+    typeof r.headers === 'object' &&
+    r.headers !== null &&
+    (typeof r.headers[Symbol.iterator] === 'function' || typeof r.headers.forEach === 'function') &&
+    'body' in r &&
+    (r.body === null || typeof r.body?.getReader === 'function')
+  )
 }
 
 function describe(value: unknown): string {

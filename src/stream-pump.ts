@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { drainAfterResponse } from './drain.js'
-import { endHead, ignore, isNullBodyStatus } from './fixed-body.js'
+import { endChunks, endHead, ignore, isNullBodyStatus } from './fixed-body.js'
 import { indexOfHeader, type FlatHeaders } from './headers.js'
 import { writeHead } from './outgoing-headers.js'
+import { readAhead } from './read-ahead.js'
 
 /** Stream bodies: headers flushed at once, chunks pumped with backpressure and batched per event-loop turn. */
 
@@ -28,6 +29,27 @@ export async function pumpStream(
     return
   }
   const reader = stream.getReader()
+  // A Content-Length the app declared for its stream must hold: a short or long body would leave a
+  // keep-alive client waiting for bytes, or reading the excess as the next response.
+  const declared = indexOfHeader(flat, 'content-length')
+  let remaining = declared === -1 ? -1 : Number(flat[declared + 1])
+  if (!(remaining >= 0)) remaining = -1
+
+  let ahead
+  try {
+    ahead = await readAhead(reader)
+  } catch (err) {
+    reader.cancel(err).catch(ignore)
+    throw err
+  }
+  if (ahead.done) {
+    // Complete already: one write with an exact Content-Length, like a fixed body.
+    if (remaining !== -1 && remaining !== ahead.total) {
+      throw new RangeError('The response stream does not match its Content-Length')
+    }
+    if (res.destroyed) return
+    return endChunks(req, res, status, statusText, flat, ahead.chunks, ahead.total)
+  }
   try {
     writeHead(res, status, statusText, flat)
   } catch (err) {
@@ -41,11 +63,6 @@ export async function pumpStream(
   const batch = new WriteBatch(res)
   batch.start()
   res.flushHeaders()
-  // A Content-Length the app declared for its stream must hold: a short or long body would leave a
-  // keep-alive client waiting for bytes, or reading the excess as the next response.
-  const declared = indexOfHeader(flat, 'content-length')
-  let remaining = declared === -1 ? -1 : Number(flat[declared + 1])
-  if (!(remaining >= 0)) remaining = -1
 
   let closed = false
   let wake: (() => void) | undefined
@@ -57,8 +74,17 @@ export async function pumpStream(
   }
   res.once('close', onClose)
   try {
+    for (const chunk of ahead.chunks) {
+      if (remaining !== -1 && (remaining -= chunk.byteLength) < 0) {
+        throw new RangeError('The response stream produced more bytes than its Content-Length')
+      }
+      res.write(chunk)
+    }
+    let pending = ahead.pending
+    ahead = undefined
     for (;;) {
-      const { done, value } = await reader.read()
+      const { done, value } = await (pending ?? reader.read())
+      pending = undefined
       if (closed) return
       if (done) break
       if (value === undefined || value.byteLength === 0) continue
