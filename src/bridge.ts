@@ -8,7 +8,7 @@ import {
   type NextFunction,
   type ResolvedOptions,
 } from './options.js'
-import { fallthroughFetch, isHonoFetch, isHonoLike, NOT_FOUND, withNotFoundHeaders } from './fallthrough.js'
+import { fallthroughFetch, isHonoFetch, isHonoLike, isUnmatched, NOT_FOUND, withNotFoundHeaders } from './fallthrough.js'
 import { badRequest, failed, passOn, refuseHttp2, withListen } from './front-door.js'
 import { BadRequestError } from './errors.js'
 import { noteUnfinishedBody } from './drain.js'
@@ -136,9 +136,9 @@ function respond(
     if (fallthrough) return passOn(req, res, next, fallback)
     return failed(req, res, next, new TypeError('The app returned no Response'))
   }
+  // The Hono clone's not-found handler ran and nothing turned its 404 into something else.
+  if (isUnmatched(env, response as Response)) return passOn(req, res, next, fallback)
   if ((env as Record<symbol, unknown>)[NOT_FOUND] !== undefined) {
-    // The Hono clone's not-found handler ran and nothing turned its 404 into something else.
-    if ((response as Response).status === 404) return passOn(req, res, next, fallback)
     // Middleware rewrote that 404: answer as with `fallthrough: false` (see fallthrough.ts).
     withNotFoundHeaders(response as Response, env as Record<symbol, unknown>).then(
       (merged) => {

@@ -53,6 +53,11 @@ export function isHonoFetch(fn: Handler): boolean {
   return fn.name === 'fetch' && /this\.#?dispatch\(/.test(Function.prototype.toString.call(fn))
 }
 
+/** Whether the clone's not-found handler answered this request and nothing rewrote its 404. */
+export function isUnmatched(env: object, response: { status: number }): boolean {
+  return (env as Record<symbol, unknown>)[NOT_FOUND] !== undefined && response.status === 404
+}
+
 function markNotFound(c: NotFoundContext, probe: HonoLike): Response {
   const env = c.env as Record<symbol, unknown> | undefined
   if (env !== null && typeof env === 'object') {

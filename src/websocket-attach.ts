@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream'
 import { bridgeInfo, type BridgeInfo } from './bridge-info.js'
 import { fetchBridge } from './bridge.js'
 import { BadRequestError } from './errors.js'
-import { NOT_FOUND } from './fallthrough.js'
+import { isUnmatched } from './fallthrough.js'
 import { requestHeaders } from './headers.js'
 import type { BridgeHandler, FetchApp } from './options.js'
 import { openSocket } from './websocket-context.js'
@@ -139,7 +139,7 @@ export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchAp
       const answer = response as Response | null | undefined
       const notMine = answer === undefined || answer === null
         ? fallthrough
-        : env[NOT_FOUND] === true && answer.status === 404
+        : isUnmatched(env, answer)
       if (notMine) {
         socket.off('error', ignoreError)
         return later ? passOnLater(req, socket, head) : passOn(req, socket, head)
