@@ -124,44 +124,55 @@ export async function pumpStream(
 }
 
 /**
- * Corks the response's socket for the rest of the current event-loop turn, so writes issued by
- * promise jobs of this turn (chunks a stream already holds) leave in one writev; `res.flush()` (the
- * compression middleware's) runs once per batch.
+ * Corks the response's socket until the current microtask queue has drained, so writes issued by its
+ * promise jobs (chunks a stream already holds) leave in one writev; `res.flush()` (the compression
+ * middleware's) runs once per batch.
  */
 class WriteBatch {
   #res: FlushableResponse
-  #timer: NodeJS.Immediate | undefined = undefined
+  #pending = false
+  /** Bumped by flush()/stop(), so a tick scheduled for an earlier batch does nothing. */
+  #generation = 0
+  // One function per pump, not per batch: queued as a microtask, it queues the uncork as a tick.
+  #schedule: () => void
 
   constructor(res: FlushableResponse) {
     this.#res = res
+    this.#schedule = () => process.nextTick(WriteBatch.#onTick, this, this.#generation)
   }
 
   start(): void {
-    if (this.#timer !== undefined) return
+    if (this.#pending) return
+    this.#pending = true
     this.#res.cork()
-    this.#timer = setImmediate(WriteBatch.#onImmediate, this)
+    // A tick queued from a microtask runs once the whole microtask queue has drained: after every
+    // chunk the stream already holds has been read and written, but before any I/O — so a batch
+    // costs one writev and an event written alone leaves at once (setImmediate made it wait for
+    // every other socket's I/O of the turn).
+    queueMicrotask(this.#schedule)
   }
 
   /** Uncork now and flush the compressor. */
   flush(): void {
-    if (this.#timer === undefined) return
-    clearImmediate(this.#timer)
-    this.#timer = undefined
-    this.#res.uncork()
+    if (!this.#pending) return
+    this.#end()
     this.#res.flush?.()
   }
 
   /** Uncork without flushing (before end(), destroy() or after 'close'). */
   stop(): void {
-    if (this.#timer === undefined) return
-    clearImmediate(this.#timer)
-    this.#timer = undefined
+    if (this.#pending) this.#end()
+  }
+
+  #end(): void {
+    this.#pending = false
+    this.#generation++
     this.#res.uncork()
   }
 
-  static #onImmediate(batch: WriteBatch): void {
-    batch.#timer = undefined
-    batch.#res.uncork()
+  static #onTick(batch: WriteBatch, generation: number): void {
+    if (!batch.#pending || generation !== batch.#generation) return
+    batch.#end()
     batch.#res.flush?.()
   }
 }
