@@ -38,21 +38,42 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     dropHeaders(res, flat)
     throw err
   }
-  if (unkept) keepSent(res, flat)
+  if (unkept) keepLater(res, flat)
 }
 
 // Node keeps the headers set with setHeader() in this slot; writeHead(status, list) on a response that
 // has none sends the list without keeping it, and then res.getHeaders() / getHeader() on 'finish'
-// (loggers, metrics) would see nothing. The sent list is put there in Node's own layout, after the
-// head is written: Node reads the slot only to build the head, so this changes nothing else, and
-// costs one small object per response — less than wrapping Node's getters (which slowed every
-// ServerResponse method call).
+// (loggers, metrics) would see nothing. The list itself is left in that slot (no new property on `res`),
+// and turned into Node's own layout only when one of the getters below is called on that response;
+// after the head is written nothing else in Node reads the slot.
 const kOutHeaders = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kOutHeaders')
+const GETTERS = ['getHeader', 'getHeaders', 'getHeaderNames', 'getRawHeaderNames', 'hasHeader'] as const
+let gettersWrapped = false
 
 type Slots = Record<symbol, unknown>
 
-function keepSent(res: ServerResponse, flat: FlatHeaders): void {
-  ;(res as unknown as Slots)[kOutHeaders!] = kept(flat)
+function keepLater(res: ServerResponse, flat: FlatHeaders): void {
+  ;(res as unknown as Slots)[kOutHeaders!] = flat
+  if (!gettersWrapped) wrapGetters()
+}
+
+function wrapGetters(): void {
+  gettersWrapped = true
+  const proto = ServerResponse.prototype as unknown as Record<string, (...args: unknown[]) => unknown>
+  for (const name of GETTERS) {
+    const original = proto[name]
+    if (typeof original !== 'function') continue
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      writable: true,
+      // One fixed argument, no rest/apply: hasHeader() runs on every answer (see needsMerge).
+      value: function (this: Slots, name: unknown) {
+        const flat = this[kOutHeaders!]
+        if (Array.isArray(flat)) this[kOutHeaders!] = kept(flat)
+        return original.call(this, name)
+      },
+    })
+  }
 }
 
 // Node's slot has no prototype (a header may be named "constructor"); instances of this stay fast objects.
@@ -92,6 +113,7 @@ function dropHeaders(res: ServerResponse, flat: FlatHeaders): void {
  * set by earlier middleware, Set-Cookie/Vary already on `res`, or a name the app repeats. Costs a few
  * length comparisons for the usual two or three headers (no getHeaderNames() array).
  */
+// Node's own hasHeader, past the getter wrappers below: before the head is written there is nothing to fill in.
 const hasHeader = OutgoingMessage.prototype.hasHeader
 
 function needsMerge(res: ServerResponse, flat: FlatHeaders): boolean {
