@@ -26,11 +26,12 @@ function contentType(req: IncomingMessage): { type: string; charset: string | un
 
 function appendForm(params: URLSearchParams, key: string, value: unknown): void {
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i]
-      // Repeated keys round-trip through both querystring and qs; objects need an index.
-      appendForm(params, item !== null && typeof item === 'object' ? `${key}[${i}]` : key, item)
-    }
+    // Repeated keys round-trip through both querystring and qs; a lone item needs `[]` (qs reads
+    // `a[]=x` as ['x'], `a=x` as 'x'), and an array holding objects an index on every item, so qs
+    // puts each back in its place (querystring gives neither).
+    const indexed = value.some((item) => item !== null && typeof item === 'object')
+    const plain = value.length === 1 ? `${key}[]` : key
+    for (let i = 0; i < value.length; i++) appendForm(params, indexed ? `${key}[${i}]` : plain, value[i])
   } else if (value !== null && typeof value === 'object') {
     for (const k of Object.keys(value)) appendForm(params, `${key}[${k}]`, (value as Record<string, unknown>)[k])
   } else {

@@ -29,6 +29,8 @@ function isPlainTarget(target: string): boolean {
   for (let i = 1; i < target.length; i++) {
     const c = target.charCodeAt(i)
     if (c > 127 || TARGET_CHARS[c] === 0) return false
+    // The URL parser escapes `'` in a query (not in a path).
+    if (c === 39 /* "'" */ && target.lastIndexOf('?', i) !== -1) return false
     if (c === 46 /* '.' */ && target.charCodeAt(i - 1) === 47) return false
     if (c === 37 /* '%' */ && target.charCodeAt(i + 1) === 50 /* '2' */ && (target.charCodeAt(i + 2) | 32) === 101 /* 'e' */) {
       return false
@@ -246,6 +248,9 @@ export function requestUrl(req: ExpressLikeRequest, origin: string, keepMountPat
   } catch {
     throw new BadRequestError('Invalid request target')
   }
-  // An absolute-form target keeps our origin: the Host/proxy rules decide it, not the client.
-  return origin + url.pathname + url.search
+  // An absolute-form target keeps our origin: the Host/proxy rules decide it, not the client. Sliced
+  // from href, not pathname + search: an empty query (`/p?`) is kept, as a real Request keeps it.
+  const href = url.href
+  const hash = href.indexOf('#', url.origin.length)
+  return origin + href.slice(url.origin.length, hash === -1 ? href.length : hash)
 }
