@@ -20,6 +20,16 @@ import { floor as rawHandler } from './native.js'
 
 const require = createRequire(__filename)
 const express4 = require('express4') as (...args: unknown[]) => any
+// Told of each response's end by a patch of ServerResponse.prototype.end made before the bridge loads,
+// not by wrapping each res.end: the bridge treats a wrapped res.end as middleware's (and hands it
+// Buffers), which is not the path to measure.
+const DONE = Symbol('micro.done')
+const nativeEnd = ServerResponse.prototype.end
+ServerResponse.prototype.end = function (this: ServerResponse & Record<symbol, () => void>, ...args: unknown[]) {
+  const r = (nativeEnd as (...a: unknown[]) => ServerResponse).apply(this, args)
+  this[DONE]()
+  return r
+} as typeof nativeEnd
 // MICRO_SRC=path/to/other/src/index.ts compares another copy of the bridge (e.g. before a change).
 const { fetchBridge } = require(process.env.MICRO_SRC ? path.resolve(process.env.MICRO_SRC) : '../src/index.js') as typeof import('../src/index.js')
 
@@ -67,12 +77,7 @@ function once(): Promise<void> {
   // A high-water mark above the /stream body, since nothing drains a socketless response.
   const res = new (ServerResponse as any)(req, { highWaterMark: 1 << 20 }) as ServerResponse
   return new Promise<void>((resolve) => {
-    const end = res.end
-    res.end = function (this: ServerResponse, ...args: any[]) {
-      const r = (end as any).apply(this, args)
-      resolve()
-      return r
-    } as any
+    ;(res as unknown as Record<symbol, () => void>)[DONE] = resolve
     listener(req, res)
   })
 }

@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ServerResponse, type IncomingMessage } from 'node:http'
 import { drainAfterResponse } from './drain.js'
 import { removeHeader, type FlatHeaders } from './headers.js'
+import { hasBody } from './request-body.js'
 import { writeHead } from './outgoing-headers.js'
 
 /** Answers whose body is known up front: a fixed body with an exact Content-Length, or none at all. */
@@ -10,44 +11,66 @@ export function isNullBodyStatus(status: number): boolean {
   return status === 204 || status === 304 || (status >= 100 && status < 200)
 }
 
-export function toBuffer(body: ArrayBuffer | ArrayBufferView): Buffer {
-  return body instanceof ArrayBuffer
-    ? Buffer.from(body)
-    : Buffer.from(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength)
+/** The bytes of a binary body, as Node's `res.end()` takes them: a Uint8Array as it is (no Buffer made). */
+export function toBytes(body: ArrayBuffer | ArrayBufferView): Uint8Array {
+  if (body instanceof Uint8Array) return body
+  return body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+}
+
+const nativeWrite = ServerResponse.prototype.write
+const nativeEnd = ServerResponse.prototype.end
+
+/**
+ * A chunk as `res.write()`/`res.end()` should get it: Node takes any Uint8Array, but middleware that
+ * wraps them (compression, body loggers) was written for what `res.send()` passes, a Buffer. Wrapped
+ * methods get a Buffer view of the same bytes (no copy); the native ones the bytes as they are.
+ */
+export function chunkFor(res: ServerResponse, bytes: Uint8Array): Uint8Array {
+  if ((res.write === nativeWrite && res.end === nativeEnd) || Buffer.isBuffer(bytes)) return bytes
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}
+
+/** Drop Content-Length and Transfer-Encoding from a flat list in one pass (the body's own length is sent). */
+function removeFraming(flat: FlatHeaders): void {
+  for (let i = flat.length - 2; i >= 0; i -= 2) {
+    const len = flat[i].length
+    if (len !== 14 && len !== 17) continue
+    const lower = flat[i].toLowerCase()
+    if (lower === 'content-length' || lower === 'transfer-encoding') flat.splice(i, 2)
+  }
 }
 
 /** Send a fixed body with an exact Content-Length (none for null-body statuses; 205 gets 0), never chunked. */
-export function endFixed(req: IncomingMessage, res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, data: string | Buffer): void {
+export function endFixed(req: IncomingMessage, res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, data: string | Uint8Array): void {
   // The body is fixed: framing headers copied from a chunked upstream response do not describe it.
-  removeHeader(flat, 'content-length')
-  removeHeader(flat, 'transfer-encoding')
+  removeFraming(flat)
   if (isNullBodyStatus(status)) {
     writeHead(res, status, statusText, flat)
     res.end()
   } else {
     flat.push('content-length', String(typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength))
     writeHead(res, status, statusText, flat)
-    res.end(data)
+    res.end(typeof data === 'string' ? data : chunkFor(res, data))
   }
-  // One property read on the fast path; the drain itself only for a body the app left unread.
-  if (!req.complete) drainAfterResponse(req)
+  // A method and a property compared on the fast path (a GET is never complete while it is answered
+  // synchronously); the drain itself only for a body the app left unread.
+  if (!req.complete && hasBody(req)) drainAfterResponse(req)
 }
 
 /** {@link endFixed} for a body read ahead in chunks: written corked (one writev), not copied into one buffer. */
 export function endChunks(req: IncomingMessage, res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, chunks: Uint8Array[], total: number): void {
   if (chunks.length <= 1 || isNullBodyStatus(status)) {
-    const only = chunks.length === 0 ? '' : Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength)
+    const only = chunks.length === 0 ? '' : chunks[0]
     return endFixed(req, res, status, statusText, flat, only)
   }
-  removeHeader(flat, 'content-length')
-  removeHeader(flat, 'transfer-encoding')
+  removeFraming(flat)
   flat.push('content-length', String(total))
   writeHead(res, status, statusText, flat)
   res.cork()
-  for (const chunk of chunks) res.write(chunk)
+  for (const chunk of chunks) res.write(chunkFor(res, chunk))
   res.end()
   res.uncork()
-  if (!req.complete) drainAfterResponse(req)
+  if (!req.complete && hasBody(req)) drainAfterResponse(req)
 }
 
 /**
@@ -65,8 +88,7 @@ export function endHead(
   source: ReadableStream | undefined,
 ): void {
   if (isNullBodyStatus(status)) {
-    removeHeader(flat, 'content-length')
-    removeHeader(flat, 'transfer-encoding')
+    removeFraming(flat)
   } else if (length !== undefined) {
     removeHeader(flat, 'content-length')
     flat.push('content-length', String(length))

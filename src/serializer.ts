@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { endFixed, endHead, toBuffer } from './fixed-body.js'
+import { endFixed, endHead, toBytes } from './fixed-body.js'
 import { flattenHeaders, indexOfHeader, removeHeader, type FlatHeaders } from './headers.js'
 import { defaultContentType, fillLightState, OriginalResponse, type LightState } from './response.js'
 import { pumpStream } from './stream-pump.js'
@@ -51,10 +51,10 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
     if (typeof body === 'string') return endFixed(req, res, status, statusText, flat, body)
     if (body instanceof ReadableStream) return pumpStream(req, res, status, statusText, flat, body)
     if (body instanceof Blob) {
-      return body.arrayBuffer().then((ab) => endFixed(req, res, status, statusText, flat, Buffer.from(ab)))
+      return body.arrayBuffer().then((ab) => endFixed(req, res, status, statusText, flat, new Uint8Array(ab)))
     }
     if (body instanceof URLSearchParams) return endFixed(req, res, status, statusText, flat, body.toString())
-    return endFixed(req, res, status, statusText, flat, toBuffer(body))
+    return endFixed(req, res, status, statusText, flat, toBytes(body))
   }
   if (!(response instanceof OriginalResponse) && !isResponseLike(response)) {
     throw new TypeError(`The app did not return a Response (got ${describe(response)})`)

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { drainAfterResponse } from './drain.js'
-import { endChunks, endHead, ignore, isNullBodyStatus } from './fixed-body.js'
+import { chunkFor, endChunks, endHead, ignore, isNullBodyStatus } from './fixed-body.js'
 import { indexOfHeader, type FlatHeaders } from './headers.js'
 import { writeHead } from './outgoing-headers.js'
 import { readAhead } from './read-ahead.js'
@@ -78,7 +78,7 @@ export async function pumpStream(
       if (remaining !== -1 && (remaining -= chunk.byteLength) < 0) {
         throw new RangeError('The response stream produced more bytes than its Content-Length')
       }
-      res.write(chunk)
+      res.write(chunkFor(res, chunk))
     }
     let pending = ahead.pending
     ahead = undefined
@@ -92,7 +92,7 @@ export async function pumpStream(
         throw new RangeError('The response stream produced more bytes than its Content-Length')
       }
       batch.start()
-      const ok = res.write(value)
+      const ok = res.write(value instanceof Uint8Array ? chunkFor(res, value) : value)
       if (!ok && !closed) {
         // Nothing drains a corked socket: send what we have, then wait.
         batch.flush()

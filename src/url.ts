@@ -156,10 +156,18 @@ export function requestOrigin(req: ExpressLikeRequest): string {
     const port = socket?.localPort
     host = (address.includes(':') ? `[${address}]` : address) + (port ? `:${port}` : '')
   }
+  // Keep-alive clients send the same Host on every request: reuse the last origin built.
+  if (host === lastHost && proto === lastProto) return lastOrigin
   const normal = normalHost(host, proto === 'https')
   if (normal === undefined) throw new BadRequestError('Invalid Host header')
-  return `${proto}://${normal}`
+  lastHost = host
+  lastProto = proto
+  return (lastOrigin = `${proto}://${normal}`)
 }
+
+let lastHost = ''
+let lastProto = ''
+let lastOrigin = ''
 
 /**
  * The target Express routed, as the app gets it under `mountPath: 'keep'`: `baseUrl + url`, except
