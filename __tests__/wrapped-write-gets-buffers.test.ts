@@ -22,13 +22,13 @@ function captureBody(seen: { chunks: unknown[] }): express.RequestHandler {
   }
 }
 
-function bytes(text: string): Uint8Array {
-  return new TextEncoder().encode(text)
+function bytes(text: string): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(Buffer.from(text))
 }
 
 const hono = new Hono()
 hono.get('/uint8array', () => new Response(bytes('foo')))
-hono.get('/arraybuffer', () => new Response(bytes('foo').buffer as ArrayBuffer))
+hono.get('/arraybuffer', () => new Response(bytes('foo').buffer))
 hono.get('/dataview', () => new Response(new DataView(bytes('xfoo').buffer, 1)))
 hono.get('/blob', () => new Response(new Blob([bytes('foo')])))
 hono.get('/stream', () => {
