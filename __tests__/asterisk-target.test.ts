@@ -31,7 +31,7 @@ const hono = new Hono()
 hono.get('/', (c) => c.text('hono'))
 
 describe('OPTIONS * (asterisk-form target)', () => {
-  test('falls through to the Express app behind the bridge', async () => {
+  it('falls through to the Express app behind the bridge', async () => {
     const app = express()
     app.use(fetchBridge(hono))
     app.use((req, res) => {
@@ -44,7 +44,7 @@ describe('OPTIONS * (asterisk-form target)', () => {
     })
   })
 
-  test('front door: handed to the fallback untouched', async () => {
+  it('front door: handed to the fallback untouched', async () => {
     const fallback = (req: http.IncomingMessage, res: http.ServerResponse) => {
       res.writeHead(204, { allow: 'GET, OPTIONS', 'x-url': req.url! })
       res.end()
@@ -56,7 +56,7 @@ describe('OPTIONS * (asterisk-form target)', () => {
     })
   })
 
-  test('with fallthrough: false the bridge answers 400 (the app cannot route it)', async () => {
+  it('with fallthrough: false the bridge answers 400 (the app cannot route it)', async () => {
     await withServer(fetchBridge(hono, { fallthrough: false }), async (port) => {
       expect(await optionsStar(port)).toMatch(/^HTTP\/1\.1 400 /)
     })

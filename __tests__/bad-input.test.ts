@@ -2,7 +2,7 @@ import type http from 'node:http'
 import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge, OriginalResponse } from '../src/index.js'
-import { parseHead, raw, serve, waitFor, type Running } from './support/servers.js'
+import { parseHead, raw, listen, waitFor, type Running } from './helpers/transport.js'
 
 // What clients and apps get wrong: a clear status code or next(err), never a crash or a hang.
 
@@ -101,7 +101,7 @@ describe.each(servers)('under %s', (name, make) => {
   let server: Running
   const isExpress = name === 'Express'
   beforeAll(async () => {
-    server = await serve(make())
+    server = await listen(make())
   })
   beforeEach(() => {
     expressErrors = []
@@ -111,7 +111,7 @@ describe.each(servers)('under %s', (name, make) => {
   const get = (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${server.port}${path}`, init)
   const errorBody = (status: number) => (isExpress ? `express error handler: ${status}` : status === 400 ? 'Bad Request' : 'Internal Server Error')
 
-  test('HTTP/1.0 request without Host: served, URL from the local address', async () => {
+  it('HTTP/1.0 request without Host: served, URL from the local address', async () => {
     const result = await raw(server.port, 'GET /url HTTP/1.0\r\n\r\n')
     const head = parseHead(result.data)
     expect(head.status).toBe(200)
@@ -119,7 +119,7 @@ describe.each(servers)('under %s', (name, make) => {
   })
 
   // The last five pass a character check but no URL parser accepts them (bad IPv4/IPv6, port, %-escape).
-  test.each(['[::bad', 'a b', 'evil.example/path', 'host:1:2', 'x@y', '999.1.1.1', '1.2.3.4.5', 'a:99999', '[1:2]', 'a%zz'])(
+  it.each(['[::bad', 'a b', 'evil.example/path', 'host:1:2', 'x@y', '999.1.1.1', '1.2.3.4.5', 'a:99999', '[1:2]', 'a%zz'])(
     isExpress ? 'invalid Host %j → handed on to Express (its 404 here), no error' : 'invalid Host %j → 400',
     async (host) => {
       const result = await raw(server.port, `GET /url HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
@@ -130,7 +130,7 @@ describe.each(servers)('under %s', (name, make) => {
     },
   )
 
-  test.each(['/crlf-value', '/lf-value', '/bad-name', '/crlf-stream', '/hono-crlf'])('response header with CR/LF or an invalid name (%s) → 500, nothing injected', async (path) => {
+  it.each(['/crlf-value', '/lf-value', '/bad-name', '/crlf-stream', '/hono-crlf'])('response header with CR/LF or an invalid name (%s) → 500, nothing injected', async (path) => {
     const before = cancelled
     const result = await raw(server.port, `GET ${path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n`)
     const head = parseHead(result.data)
@@ -143,7 +143,7 @@ describe.each(servers)('under %s', (name, make) => {
     if (path === '/crlf-stream') expect(await waitFor(() => cancelled === before + 1, 1000)).toBe(true)
   })
 
-  test.each(['/object', '/string', '/number', '/promise-object', '/response-error', '/used-body', '/throws', '/rejects'])(
+  it.each(['/object', '/string', '/number', '/promise-object', '/response-error', '/used-body', '/throws', '/rejects'])(
     'app returning a non-Response or failing (%s) → 500',
     async (path) => {
       const res = await get(path)
@@ -153,7 +153,7 @@ describe.each(servers)('under %s', (name, make) => {
     },
   )
 
-  test('body stream failing after the first chunk: the connection is cut, the body is incomplete', async () => {
+  it('body stream failing after the first chunk: the connection is cut, the body is incomplete', async () => {
     const result = await raw(server.port, 'GET /errors-mid-stream HTTP/1.1\r\nHost: test\r\n\r\n')
     const head = parseHead(result.data)
     expect(head.status).toBe(200)
@@ -175,7 +175,7 @@ describe.each(servers)('under %s', (name, make) => {
     }
   })
 
-  test.each([
+  it.each([
     ['/json/on-error', 400, { onError: 'SyntaxError' }],
     ['/json/try-catch', 422, { caught: 'SyntaxError' }],
   ])('malformed JSON in %s reaches the app’s own error handling', async (path, status, body) => {
@@ -185,7 +185,7 @@ describe.each(servers)('under %s', (name, make) => {
     if (isExpress) expect(expressErrors).toHaveLength(0)
   })
 
-  test('still serving after all of the above', async () => {
+  it('still serving after all of the above', async () => {
     const res = await get('/after')
     expect(await res.text()).toBe('after')
   })

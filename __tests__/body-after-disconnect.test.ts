@@ -1,8 +1,7 @@
 import net from 'node:net'
 import { Hono } from 'hono'
 import { fetchBridge, type HttpBindings } from '../src/index.js'
-import { serve, waitFor, type Running } from './support/servers.js'
-import { after } from './helpers/server.js'
+import { after, listen, waitFor, type Running } from './helpers/transport.js'
 
 // A client that sent its whole body and then went away: the bytes that arrived are data. Every way of
 // reading the body gets them; only a body cut short rejects.
@@ -30,7 +29,7 @@ hono.post('*', async (c) => {
 
 let server: Running
 beforeAll(async () => {
-  server = await serve(fetchBridge(hono))
+  server = await listen(fetchBridge(hono))
 })
 afterAll(() => server.close())
 

@@ -2,7 +2,7 @@ import type http from 'node:http'
 import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge } from '../src/index.js'
-import { raw, serve, sleep, waitFor, type Running } from './support/servers.js'
+import { raw, listen, sleep, waitFor, type Running } from './helpers/transport.js'
 
 // Clients that go away: mid-download the producer must stop and request.signal must fire; mid-upload
 // the app's body read must reject (not hang), and the server must keep serving.
@@ -104,7 +104,7 @@ const servers: Array<[string, () => http.RequestListener]> = [
 describe.each(servers)('under %s', (_name, make) => {
   let server: Running
   beforeAll(async () => {
-    server = await serve(make())
+    server = await listen(make())
   })
   beforeEach(() => {
     seen = {}
@@ -116,7 +116,7 @@ describe.each(servers)('under %s', (_name, make) => {
     expect(await res.text()).toBe('after')
   }
 
-  test.each(['/download', '/long-poll'])('client leaves %s: the stream is cancelled and request.signal aborts within 1 s', async (path) => {
+  it.each(['/download', '/long-poll'])('client leaves %s: the stream is cancelled and request.signal aborts within 1 s', async (path) => {
     let leftAt = 0
     const result = await raw(server.port, `GET ${path} HTTP/1.1\r\nHost: test\r\n\r\n`, (data) => {
       if (data.includes('\r\n\r\n') && (path === '/long-poll' || data.length > 64 * 1024)) {
@@ -145,14 +145,14 @@ describe.each(servers)('under %s', (_name, make) => {
     return leftAt
   }
 
-  test('client leaves before the app answered: request.signal aborts, the late answer is dropped quietly', async () => {
+  it('client leaves before the app answered: request.signal aborts, the late answer is dropped quietly', async () => {
     const leftAt = await leaveAfterSending('/slow')
     expect(await waitFor(() => seen.abortedAt !== undefined, 3000)).toBe(true)
     expect(seen.abortedAt! - leftAt).toBeLessThan(1000)
     await stillServing()
   })
 
-  test('client leaves before the app returned its stream: the stream is cancelled', async () => {
+  it('client leaves before the app returned its stream: the stream is cancelled', async () => {
     const leftAt = await leaveAfterSending('/slow-stream')
     expect(await waitFor(() => seen.cancelledAt !== undefined, 3000)).toBe(true)
     expect(seen.cancelledAt! - leftAt).toBeLessThan(1000)
@@ -160,7 +160,7 @@ describe.each(servers)('under %s', (_name, make) => {
   })
 
   // A small part of the body fits in Node's buffers, so the socket keeps being read and the disconnect is seen.
-  test.each(Object.keys(readers))('client left mid-upload before the app read the body: %s() rejects, no hang', async (how) => {
+  it.each(Object.keys(readers))('client left mid-upload before the app read the body: %s() rejects, no hang', async (how) => {
     const type = how === 'formData' ? 'application/x-www-form-urlencoded' : 'application/json'
     await raw(server.port, (socket) => {
       socket.write(`POST /upload-late/${how} HTTP/1.1\r\nHost: test\r\nContent-Type: ${type}\r\nContent-Length: ${1024 * 1024}\r\n\r\n`)
@@ -173,7 +173,7 @@ describe.each(servers)('under %s', (_name, make) => {
     await stillServing()
   })
 
-  test.each(Object.keys(readers))('client leaves mid-upload: the app’s %s() rejects and the server stays healthy', async (how) => {
+  it.each(Object.keys(readers))('client leaves mid-upload: the app’s %s() rejects and the server stays healthy', async (how) => {
     const type = how === 'formData' ? 'application/x-www-form-urlencoded' : 'application/json'
     await raw(server.port, (socket) => {
       socket.write(`POST /upload/${how} HTTP/1.1\r\nHost: test\r\nContent-Type: ${type}\r\nContent-Length: ${1024 * 1024}\r\n\r\n`)

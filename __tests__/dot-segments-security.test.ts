@@ -2,7 +2,7 @@ import http from 'node:http'
 import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge, type FetchBridgeOptions } from '../src/index.js'
-import { parseHead, raw, serve, type Running } from './support/servers.js'
+import { parseHead, raw, listen, type Running } from './helpers/transport.js'
 
 // Express routes on the raw path; the URL parser resolves `..`, `.`, `%2e` forms and `\`. The app
 // must never get a path Express did not route to it: not outside its mount, not past a guard.
@@ -74,10 +74,10 @@ describe.each(scenarios)('%s', (_name, mount, frontDoor) => {
   let bridged: Running
   let alone: Running
   beforeAll(async () => {
-    bridged = await serve(
+    bridged = await listen(
       (frontDoor ? fetchBridge(hono, { fallback: expressApp(mount, false) }) : expressApp(mount, true)) as http.RequestListener,
     )
-    alone = await serve(expressApp(mount, false) as unknown as http.RequestListener)
+    alone = await listen(expressApp(mount, false) as unknown as http.RequestListener)
   })
   afterAll(async () => {
     await bridged.close()
@@ -113,7 +113,7 @@ describe.each(scenarios)('%s', (_name, mount, frontDoor) => {
 describe('plain node:http (nobody behind the bridge)', () => {
   let server: Running
   beforeAll(async () => {
-    server = await serve(fetchBridge(hono))
+    server = await listen(fetchBridge(hono))
   })
   afterAll(() => server.close())
 
@@ -137,7 +137,7 @@ describe('plain node:http (nobody behind the bridge)', () => {
       errors++
       res.status(500).send('error handler')
     })
-    const s = await serve(app as unknown as http.RequestListener)
+    const s = await listen(app as unknown as http.RequestListener)
     try {
       expect(await get(s.port, '/x/../secret')).toEqual({ status: 400, body: 'Bad Request' })
       expect(errors).toBe(0)

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge, type FetchBridgeOptions } from '../src/index.js'
-import { countResponses, parseHead, raw } from './support/servers.js'
+import { countResponses, parseHead, raw } from './helpers/transport.js'
 
 // After answering without reading the upload, the bridge drains the rest of the body. Node answers
 // 408 to a request still incomplete at `requestTimeout`, even on a connection whose response is done:

@@ -4,7 +4,7 @@ import request from 'supertest'
 import { fetchBridge } from '../src/index.js'
 
 describe('ctx (c.executionCtx)', () => {
-  test('waitUntil keeps a background task; its failure becomes a process warning, not an unhandled rejection', async () => {
+  it('waitUntil keeps a background task; its failure becomes a process warning, not an unhandled rejection', async () => {
     // Jest gives each test file its own `process`: watch the call rather than the 'warning' event.
     const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => {})
     try {
@@ -29,7 +29,7 @@ describe('ctx (c.executionCtx)', () => {
     }
   })
 
-  test('passThroughOnException exists (Workers-style apps call it) and errors still reach next(err)', async () => {
+  it('passThroughOnException exists (Workers-style apps call it) and errors still reach next(err)', async () => {
     const app = express()
     app.use(
       fetchBridge((_request: Request, _env: unknown, ctx) => {

@@ -4,7 +4,7 @@ import multer from 'multer'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { fetchBridge } from '../src/index.js'
-import { serve, type Running } from './support/servers.js'
+import { listen, type Running } from './helpers/transport.js'
 
 // Hono middleware that only touches c.req.raw.body (as bodyLimit() does with a Content-Length) must
 // leave every byte to the Express routes a request falls through to. A body Hono read to the end is
@@ -86,7 +86,7 @@ describe.each([
 ])('%s: a request Hono did not read falls through with every byte', (_mode, make) => {
   let server: Running
   beforeAll(async () => {
-    server = await serve(make() as http.RequestListener)
+    server = await listen(make() as http.RequestListener)
   })
   afterAll(() => server.close())
 
@@ -134,7 +134,7 @@ describe('a read started before any byte arrived', () => {
     app.use(fetchBridge(first))
     app.use(fetchBridge(second))
     app.post('/late-raw', express.raw({ limit: '1mb', type: '*/*' }), (req, res) => res.send(`express.raw ${(req.body as Buffer).length}`))
-    server = await serve(app)
+    server = await listen(app)
   })
   afterAll(() => server.close())
 

@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge } from '../src/index.js'
-import { after } from './helpers/server.js'
+import { after } from './helpers/transport.js'
 
 function frontDoor() {
   const hono = new Hono()

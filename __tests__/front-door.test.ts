@@ -3,7 +3,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { Hono } from 'hono'
 import { fetchBridge, type HttpBindings } from '../src/index.js'
 import { expressVersions } from './helpers/express-versions.js'
-import { listen, rawRequest, request, type RawResponse, type Running } from './helpers/server.js'
+import { listen, rawRequest, request, type RawResponse, type Running } from './helpers/transport.js'
 import { failingStream, slowStream, timed } from './helpers/stream-timing.js'
 
 describe.each(expressVersions)('front-door mode on %s', (_name, express) => {

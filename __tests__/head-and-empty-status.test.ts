@@ -1,7 +1,7 @@
 import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge, OriginalResponse } from '../src/index.js'
-import { countResponses, parseHead, raw, serve, waitFor, type Running } from './support/servers.js'
+import { countResponses, parseHead, raw, listen, waitFor, type Running } from './helpers/transport.js'
 
 // HEAD and null-body statuses, checked on the exact bytes: a stray body or a wrong framing header
 // would show up as garbage before the next pipelined response.
@@ -45,12 +45,12 @@ let plainServer: Running
 
 beforeAll(async () => {
   const bridge = fetchBridge(hono)
-  honoServer = await serve((req, res) => bridge(req, res))
+  honoServer = await listen((req, res) => bridge(req, res))
   const app = express()
   app.use(fetchBridge(hono))
-  expressServer = await serve(app)
+  expressServer = await listen(app)
   const plainBridge = fetchBridge(plain)
-  plainServer = await serve((req, res) => plainBridge(req, res))
+  plainServer = await listen((req, res) => plainBridge(req, res))
 })
 afterAll(async () => {
   await Promise.all([honoServer.close(), expressServer.close(), plainServer.close()])
@@ -87,7 +87,7 @@ describe.each([
   ['node:http', () => honoServer.port],
   ['Express', () => expressServer.port],
 ])('HEAD through Hono under %s', (_name, port) => {
-  test.each(['/text', '/json'])('HEAD %s: same headers as GET, Content-Length of the GET body, no body', async (path) => {
+  it.each(['/text', '/json'])('HEAD %s: same headers as GET, Content-Length of the GET body, no body', async (path) => {
     const get = await getHeaders(port(), path)
     const head = await pipelined(port(), `HEAD ${path}`)
     expectHead(head, 200, {
@@ -98,31 +98,31 @@ describe.each([
     expect(countResponses(Buffer.from(head.all, 'latin1'))).toBe(2)
   })
 
-  test('HEAD of a streamed body: no body, no made-up Content-Length, the stream is cancelled', async () => {
+  it('HEAD of a streamed body: no body, no made-up Content-Length, the stream is cancelled', async () => {
     const before = cancelled
     const head = await pipelined(port(), 'HEAD /stream')
     expectHead(head, 200, { 'content-type': 'text/plain', 'content-length': undefined })
     expect(await waitFor(() => cancelled === before + 1, 1000)).toBe(true)
   })
 
-  test('HEAD when the GET handler returns a real (platform) Response', async () => {
+  it('HEAD when the GET handler returns a real (platform) Response', async () => {
     const head = await pipelined(port(), 'HEAD /real')
     expectHead(head, 200, { 'x-real': '1', 'content-length': undefined })
   })
 })
 
-test('HEAD answered with a platform Response built like Hono does it: no made-up Content-Length', async () => {
+it('HEAD answered with a platform Response built like Hono does it: no made-up Content-Length', async () => {
   // `new Response(null, getResponse)` with the platform class has forgotten the length: say nothing, not 0.
   const head = await pipelined(plainServer.port, 'HEAD /platform-head')
   expectHead(head, 200, { 'content-type': 'text/plain;charset=UTF-8', 'content-length': undefined })
 })
 
-test('an app answering HEAD itself keeps its declared Content-Length', async () => {
+it('an app answering HEAD itself keeps its declared Content-Length', async () => {
   const head = await pipelined(plainServer.port, 'HEAD /declared')
   expectHead(head, 200, { 'content-length': '42', 'x-kind': 'declared' })
 })
 
-test('a plain app returning a stream for HEAD: no body and the stream is cancelled', async () => {
+it('a plain app returning a stream for HEAD: no body and the stream is cancelled', async () => {
   const before = cancelled
   const head = await pipelined(plainServer.port, 'HEAD /stream')
   expectHead(head, 200, { 'content-length': undefined })
@@ -136,19 +136,19 @@ describe.each([
   ['a real 304 Response with Content-Length and Transfer-Encoding', () => plainServer.port, 'GET /real-304', 304],
   ['a real 204 Response with Content-Length: 0', () => plainServer.port, 'GET /real-204', 204],
 ])('%s', (_name, port, line, status) => {
-  test('has no body and neither Content-Length nor Transfer-Encoding', async () => {
+  it('has no body and neither Content-Length nor Transfer-Encoding', async () => {
     const res = await pipelined(port(), line)
     expectHead(res, status, { 'content-length': undefined, 'transfer-encoding': undefined })
     expect(countResponses(Buffer.from(res.all, 'latin1'))).toBe(2)
   })
 })
 
-test('304 keeps its validators', async () => {
+it('304 keeps its validators', async () => {
   const res = await pipelined(honoServer.port, 'GET /not-modified')
   expect(res.headers['etag']).toBe('"v1"')
 })
 
-test('205 Reset Content: no body, framed as empty (Content-Length: 0)', async () => {
+it('205 Reset Content: no body, framed as empty (Content-Length: 0)', async () => {
   const res = await pipelined(honoServer.port, 'GET /reset-content')
   expectHead(res, 205, { 'content-length': '0', 'transfer-encoding': undefined })
 })

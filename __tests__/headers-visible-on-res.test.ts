@@ -5,7 +5,7 @@ import { Hono } from 'hono'
 import morgan from 'morgan'
 import request from 'supertest'
 import { fetchBridge } from '../src/index.js'
-import { listen } from './helpers/server.js'
+import { listen } from './helpers/transport.js'
 
 /**
  * After the bridge answered, the headers that went out are visible on `res` (getHeaders, getHeader,

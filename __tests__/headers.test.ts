@@ -1,7 +1,7 @@
 import http from 'node:http'
 import express from 'express'
 import { fetchBridge, OriginalResponse } from '../src/index.js'
-import { listen, rawRequest, request, type Running } from './helpers/server.js'
+import { listen, rawRequest, request, type Running } from './helpers/transport.js'
 
 type Handler = (request: Request) => Response | Promise<Response>
 
@@ -30,7 +30,7 @@ async function rawGet(s: Running, path: string): Promise<string> {
 }
 
 describe('Set-Cookie', () => {
-  test.each([
+  it.each([
     ['appended after construction', () => {
       const res = new Response('x', { headers: { 'set-cookie': 'a=1; Path=/' } })
       res.headers.append('set-cookie', 'b=2; HttpOnly')
@@ -55,7 +55,7 @@ describe('Set-Cookie', () => {
     }
   })
 
-  test('cookies set by earlier Express middleware are kept before the app’s', async () => {
+  it('cookies set by earlier Express middleware are kept before the app’s', async () => {
     const app = express()
     app.use((_req, res, next) => {
       res.cookie('pre', '0')
@@ -69,7 +69,7 @@ describe('Set-Cookie', () => {
 })
 
 describe('status line', () => {
-  test.each([
+  it.each([
     [201, undefined, 'Created'],
     [404, undefined, 'Not Found'],
     [418, undefined, "I'm a Teapot"],
@@ -91,7 +91,7 @@ describe('status line', () => {
 })
 
 describe("the caller's header objects are never mutated", () => {
-  test('one plain object and one Headers instance reused by two responses stay unchanged', async () => {
+  it('one plain object and one Headers instance reused by two responses stay unchanged', async () => {
     const plain: Record<string, string> = { 'x-shared': '1', 'set-cookie': 's=1' }
     const shared = new Headers({ 'x-shared': '2', vary: 'Accept' })
     shared.append('set-cookie', 's=2')
@@ -132,7 +132,7 @@ describe('framing headers copied from another response', () => {
   // `new Response(await upstream.arrayBuffer(), { headers: upstream.headers })`: the upstream was
   // chunked, this body is fixed. Content-Length next to Transfer-Encoding is a framing conflict that
   // proxies such as nginx reject.
-  test.each(['string', 'bytes', 'blob'])('a fixed %s body goes out with Content-Length only', async (kind) => {
+  it.each(['string', 'bytes', 'blob'])('a fixed %s body goes out with Content-Length only', async (kind) => {
     const headers = { 'transfer-encoding': 'chunked', 'content-length': '999', 'content-type': 'text/plain' }
     const body = kind === 'string' ? 'hello' : kind === 'bytes' ? new TextEncoder().encode('hello') : new Blob(['hello'])
     for (const s of await both(() => new Response(body, { headers }))) {

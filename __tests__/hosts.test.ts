@@ -4,7 +4,7 @@ import express from 'express'
 import { Hono } from 'hono'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { fetchBridge, type HttpBindings } from '../src/index.js'
-import { listen, request, type Running } from './helpers/server.js'
+import { listen, request, type Running } from './helpers/transport.js'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const express4 = require('express4') as typeof express
@@ -37,20 +37,20 @@ describe.each(hosts)('%s', (_name, make) => {
   })
   afterAll(() => s.close())
 
-  test('GET with a query', async () => {
+  it('GET with a query', async () => {
     const { res, body } = await request(`${s.url}/hello?name=w%C3%B6rld`)
     expect(res.statusCode).toBe(200)
     expect(body.toString()).toBe('hello wörld')
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength('hello wörld')))
   })
 
-  test('POST with a JSON body', async () => {
+  it('POST with a JSON body', async () => {
     const { res, body } = await request(`${s.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' } }, '{"a":[1,2]}')
     expect(res.statusCode).toBe(200)
     expect(JSON.parse(body.toString())).toEqual({ got: { a: [1, 2] } })
   })
 
-  test("env carries incoming/outgoing, so @hono/node-server's getConnInfo works", async () => {
+  it("env carries incoming/outgoing, so @hono/node-server's getConnInfo works", async () => {
     const { body } = await request(`${s.url}/conninfo?x=1`)
     expect(JSON.parse(body.toString())).toEqual({
       address: '127.0.0.1',

@@ -2,7 +2,7 @@ import http from 'node:http'
 import { Hono } from 'hono'
 import { fetchBridge, type DispatchInfo } from '../src/index.js'
 import { expressVersions } from './helpers/express-versions.js'
-import { listen, request } from './helpers/server.js'
+import { listen, request } from './helpers/transport.js'
 
 /** Records onDispatch calls; `next(n)` resolves once n calls arrived (they come at 'close'). */
 function recorder() {

@@ -4,6 +4,7 @@
 import http from 'node:http'
 import { runExample, type RunningExample } from './helpers/run-example.js'
 import { readSseBlocks } from './helpers/sse.js'
+import { after, request } from './helpers/transport.js'
 
 const PEERS = ['express-fetch-bridge', '@hono/node-server', '@whatwg-node/server', '@remix-run/node-fetch-server', 'srvx'] as const
 type Peer = (typeof PEERS)[number]
@@ -16,27 +17,10 @@ interface Answer {
 
 /** A request on a fresh connection; 'hang' when no complete answer comes within `timeoutMs`. */
 function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}, timeoutMs = 3000): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk) => (body += chunk))
-      res.on('end', () => {
-        clearTimeout(timer)
-        resolve({ status: res.statusCode!, headers: res.headers, body })
-      })
-      res.on('error', () => {})
-    })
-    const timer = setTimeout(() => {
-      req.destroy()
-      resolve({ status: 'hang', headers: {}, body: '' })
-    }, timeoutMs)
-    req.on('error', (err) => {
-      clearTimeout(timer)
-      reject(err)
-    })
-    req.end(options.body)
-  })
+  const answer = request(url, { method: options.method ?? 'GET', headers: options.headers }, options.body)
+    .then(({ res, body }): Answer => ({ status: res.statusCode!, headers: res.headers, body: body.toString('utf8') }))
+  // A hung request's socket is cut when its server closes all connections after the suite.
+  return Promise.race([answer, after<Answer>(timeoutMs, { status: 'hang', headers: {}, body: '' })])
 }
 
 interface SseResult {

@@ -3,7 +3,7 @@ import http from 'node:http'
 import express from 'express'
 import request from 'supertest'
 import { fetchBridge, type HttpBindings } from '../src/index.js'
-import { after, listen, rawRequest, request as get, sleep, type Running } from './helpers/server.js'
+import { after, listen, rawRequest, request as get, sleep, type Running } from './helpers/transport.js'
 
 type Handler = (request: Request, env: HttpBindings) => Response | Promise<Response>
 
@@ -28,7 +28,7 @@ async function serve(handler: Handler): Promise<Running> {
 }
 
 describe('method, url and headers are lazy', () => {
-  test('reading them builds no real Request; repeated headers are kept', async () => {
+  it('reading them builds no real Request; repeated headers are kept', async () => {
     const before = counts.Request
     const s = await serve((req) =>
       json({
@@ -55,7 +55,7 @@ describe('method, url and headers are lazy', () => {
     })
   })
 
-  test('other members build the real Request once and agree with it', async () => {
+  it('other members build the real Request once and agree with it', async () => {
     const before = counts.Request
     const app = expressWith((req) => json({ cache: req.cache, mode: req.mode, redirect: req.redirect, keepalive: req.keepalive, built: counts.Request - before }))
     const res = await request(app).get('/')
@@ -64,7 +64,7 @@ describe('method, url and headers are lazy', () => {
 })
 
 describe('body', () => {
-  test.each([
+  it.each([
     ['text', (r: Request) => r.text(), 'héllo'],
     ['json', (r: Request) => r.json(), { a: [1, 'é'] }],
     ['arrayBuffer', async (r: Request) => Buffer.from(await r.arrayBuffer()).toString(), 'raw bytes'],
@@ -82,13 +82,13 @@ describe('body', () => {
     expect(res.body).toEqual({ value: expected, built: 0, used: true })
   })
 
-  test('a byte order mark is dropped by text() like a real Request does', async () => {
+  it('a byte order mark is dropped by text() like a real Request does', async () => {
     const app = expressWith(async (req) => new Response(JSON.stringify(await req.text())))
     const res = await request(app).post('/').set('content-type', 'text/plain').send(Buffer.from('\ufeffbom'))
     expect(JSON.parse(res.text)).toBe(await new Request('http://x/', { method: 'POST', body: '\ufeffbom' }).text())
   })
 
-  test('reading twice rejects with a TypeError; bodyUsed is set', async () => {
+  it('reading twice rejects with a TypeError; bodyUsed is set', async () => {
     const app = expressWith(async (req) => {
       const before = req.bodyUsed
       await req.text()
@@ -100,13 +100,13 @@ describe('body', () => {
     expect(res.body).toEqual({ before: false, after: true, err: 'TypeError', err2: 'TypeError' })
   })
 
-  test('a GET has a null body and text() is empty', async () => {
+  it('a GET has a null body and text() is empty', async () => {
     const app = expressWith(async (req) => json({ body: req.body, text: await req.text() }))
     const res = await request(app).get('/')
     expect(res.body).toEqual({ body: null, text: '' })
   })
 
-  test('formData() goes through a real Request (url-encoded and multipart)', async () => {
+  it('formData() goes through a real Request (url-encoded and multipart)', async () => {
     const before = counts.Request
     const app = expressWith(async (req) => {
       const form = await req.formData()
@@ -123,7 +123,7 @@ describe('body', () => {
     expect(multi.body).toEqual({ a: ['x'], file: 'file content', built: 2 })
   })
 
-  test('the body streams: the app sees the first chunk before the client has finished sending', async () => {
+  it('the body streams: the app sees the first chunk before the client has finished sending', async () => {
     let firstChunk!: () => void
     const sawFirst = new Promise<void>((r) => (firstChunk = r))
     const s = await serve(async (req) => {
@@ -153,7 +153,7 @@ describe('body', () => {
     expect(await Promise.race([response, timeout])).toBe(String('first chunk'.length + 'rest'.length))
   })
 
-  test('backpressure: an app that stops reading stops the socket being read', async () => {
+  it('backpressure: an app that stops reading stops the socket being read', async () => {
     const size = 16 * 1024 * 1024
     let bytesReadWhilePaused = -1
     const s = await serve(async (req, env) => {
@@ -182,7 +182,7 @@ describe('URL', () => {
     return raw.slice(raw.indexOf('\r\n\r\n') + 4)
   }
 
-  test.each([
+  it.each([
     '/?a=1&a=2',
     '/caf%C3%A9/%E2%82%AC?q=%E2%82%AC&x=%20',
     '/a;b=c/d,e/~user/$%25?x=y?z',
@@ -192,14 +192,14 @@ describe('URL', () => {
     expect(await urlOf(target)).toBe(`http://example.test${target}`)
   })
 
-  test.each(['/q?uote"d', '/a/b?x=/../', '/.well-known/x'])(
+  it.each(['/q?uote"d', '/a/b?x=/../', '/.well-known/x'])(
     'normalization matches a real Request: %s',
     async (target) => {
       expect(await urlOf(target)).toBe(new Request(`http://example.test${target}`).url)
     },
   )
 
-  test('Express: the origin follows req.protocol and Host, with trust proxy off and on', async () => {
+  it('Express: the origin follows req.protocol and Host, with trust proxy off and on', async () => {
     const handler: Handler = (req) => new Response(req.url)
     const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.example' }
     const off = await request(expressWith(handler)).get('/p').set('host', 'internal:81').set(forwarded)
@@ -210,14 +210,14 @@ describe('URL', () => {
     expect(loopbackOnly.text).toBe('https://h/p')
   })
 
-  test('node:http without a Host header (HTTP/1.0): the origin comes from the socket', async () => {
+  it('node:http without a Host header (HTTP/1.0): the origin comes from the socket', async () => {
     const s = await serve((req) => new Response(req.url))
     const raw = await rawRequest(s.port, 'GET /no-host?x=1 HTTP/1.0\r\n\r\n')
     expect(raw.startsWith('HTTP/1.1 200')).toBe(true)
     expect(raw.slice(raw.indexOf('\r\n\r\n') + 4)).toBe(`http://127.0.0.1:${s.port}/no-host?x=1`)
   })
 
-  test('a Host header that cannot be part of a URL is a 400', async () => {
+  it('a Host header that cannot be part of a URL is a 400', async () => {
     const s = await serve((req) => new Response(req.url))
     const raw = await rawRequest(s.port, 'GET / HTTP/1.1\r\nHost: bad/host\r\nConnection: close\r\n\r\n')
     expect(raw.startsWith('HTTP/1.1 400')).toBe(true)
@@ -225,14 +225,14 @@ describe('URL', () => {
 })
 
 describe('signal', () => {
-  test('is created lazily', async () => {
+  it('is created lazily', async () => {
     const before = counts.AbortController
     const app = expressWith(() => new Response('no signal used'))
     await request(app).get('/')
     expect(counts.AbortController - before).toBe(0)
   })
 
-  test('aborts when the client disconnects before the response finished', async () => {
+  it('aborts when the client disconnects before the response finished', async () => {
     let aborted!: (reason: unknown) => void
     const abortedP = new Promise<unknown>((r) => (aborted = r))
     let entered!: () => void
@@ -252,7 +252,7 @@ describe('signal', () => {
     expect((reason as Error).name).toBe('AbortError')
   })
 
-  test('does not abort after a normal completed response, nor once the request body was read', async () => {
+  it('does not abort after a normal completed response, nor once the request body was read', async () => {
     const signals: AbortSignal[] = []
     const s = await serve(async (req) => {
       signals.push(req.signal)

@@ -1,10 +1,9 @@
-import http from 'node:http'
 import express from 'express'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { methodOverride } from 'hono/method-override'
 import { fetchBridge } from '../src/index.js'
-import { serve, type Running } from './support/servers.js'
+import { listen, request, type Running } from './helpers/transport.js'
 
 // Hono middleware and user code re-wrap c.req.raw (`new Request(c.req.raw, init)`, `fetch(c.req.raw)`)
 // as they would a platform Request. With the default global override this works as on Hono alone.
@@ -15,20 +14,10 @@ interface Reply {
 }
 
 /** A request with a chunked body (no Content-Length), written in two parts. */
-function send(port: number, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ port, host: '127.0.0.1', method, path, agent: false, headers }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    if (body === undefined) return req.end()
-    const half = Math.floor(body.length / 2)
-    req.write(body.slice(0, half))
-    setTimeout(() => req.end(body.slice(half)), 5)
-  })
+async function send(port: number, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Reply> {
+  const parts = body === undefined ? undefined : [body.slice(0, body.length >> 1), body.slice(body.length >> 1)]
+  const { res, body: bytes } = await request(`http://127.0.0.1:${port}${path}`, { method, headers }, parts)
+  return { status: res.statusCode!, body: bytes.toString() }
 }
 
 /** What `new Request(used)` throws, or 'constructed'. */
@@ -42,15 +31,15 @@ function constructError(used: Request): string {
 }
 
 async function usedPlatformRequest(): Promise<Request> {
-  const request = new Request('http://x/', { method: 'POST', body: 'read once' })
-  await request.text()
-  return request
+  const used = new Request('http://x/', { method: 'POST', body: 'read once' })
+  await used.text()
+  return used
 }
 
 let upstream: Running
 let server: Running
 beforeAll(async () => {
-  upstream = await serve((req, res) => {
+  upstream = await listen((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
@@ -87,7 +76,7 @@ beforeAll(async () => {
   app.use('/header', fetchBridge(header))
   app.use('/query', fetchBridge(query))
   app.use(fetchBridge(hono))
-  server = await serve(app)
+  server = await listen(app)
 })
 afterAll(async () => {
   await server.close()
@@ -156,7 +145,7 @@ describe('fetch(c.req.raw)', () => {
     // The origin option points the lazy Request's URL at the upstream: fetch() forwards it there.
     const app = express()
     app.use(fetchBridge(hono, { origin: `http://127.0.0.1:${upstream.port}` }))
-    proxy = await serve(app)
+    proxy = await listen(app)
   })
   afterAll(() => proxy.close())
 

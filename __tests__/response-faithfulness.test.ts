@@ -68,7 +68,7 @@ async function snapshot(res: Response) {
 describe('LightResponse behaves like the real Response', () => {
   for (const [name, body] of bodies) {
     for (const init of inits) {
-      test(`${name} body, init ${JSON.stringify(init)}`, async () => {
+      it(`${name} body, init ${JSON.stringify(init)}`, async () => {
         const light = new Light(body(), init)
         const real = new Real(body(), init)
         expect(light instanceof Response).toBe(true)
@@ -78,7 +78,7 @@ describe('LightResponse behaves like the real Response', () => {
     }
   }
 
-  test.each(['text', 'json', 'arrayBuffer', 'blob', 'bytes'] as const)('%s() gives what the real one gives', async (method) => {
+  it.each(['text', 'json', 'arrayBuffer', 'blob', 'bytes'] as const)('%s() gives what the real one gives', async (method) => {
     const make = (C: Ctor) => new C('{"x":[1,2]}', { headers: { 'content-type': 'application/json' } })
     const light = make(Light)
     const real = make(Real)
@@ -98,7 +98,7 @@ describe('LightResponse behaves like the real Response', () => {
     expect(await rejectionName((real as any)[method]())).toBe('TypeError')
   })
 
-  test('formData() parses url-encoded and multipart bodies', async () => {
+  it('formData() parses url-encoded and multipart bodies', async () => {
     const params = await new Light(new URLSearchParams('a=1&a=2')).formData()
     expect(params.getAll('a')).toEqual(['1', '2'])
     const form = new FormData()
@@ -107,7 +107,7 @@ describe('LightResponse behaves like the real Response', () => {
     expect(await (parsed.get('f') as File).text()).toBe('data')
   })
 
-  test('body is a stream the first time and bodyUsed tracks reading it', async () => {
+  it('body is a stream the first time and bodyUsed tracks reading it', async () => {
     const light = new Light('abc')
     const reader = light.body!.getReader()
     expect((await reader.read()).value).toEqual(new TextEncoder().encode('abc'))
@@ -115,7 +115,7 @@ describe('LightResponse behaves like the real Response', () => {
     expect(errorName(() => light.clone())).toBe('TypeError')
   })
 
-  test('Response.json', async () => {
+  it('Response.json', async () => {
     for (const args of [[{ a: 1 }], [[1, 'x'], { status: 202, headers: { 'x-j': '1' } }], ['s', { headers: { 'content-type': 'application/vnd+json' } }]] as const) {
       const light = (Light as any).json(...args) as Response
       const real = (Real as any).json(...args) as Response
@@ -127,7 +127,7 @@ describe('LightResponse behaves like the real Response', () => {
     expect(errorName(() => Light.json(1n))).toBe('TypeError')
   })
 
-  test('Response.redirect', async () => {
+  it('Response.redirect', async () => {
     for (const args of [['http://example.com/a b'], [new URL('https://x.test/p?q'), 307]] as const) {
       const light = (Light as any).redirect(...args) as Response
       const real = (Real as any).redirect(...args) as Response
@@ -139,14 +139,14 @@ describe('LightResponse behaves like the real Response', () => {
     expect(errorName(() => Real.redirect('not a url'))).toBe('TypeError')
   })
 
-  test('Response.error', () => {
+  it('Response.error', () => {
     const light = Light.error()
     const real = Real.error()
     expect(light instanceof Response).toBe(true)
     expect([light.type, light.status, light.ok, light.statusText]).toEqual([real.type, real.status, real.ok, real.statusText])
   })
 
-  test('constructor errors match', () => {
+  it('constructor errors match', () => {
     const cases: Array<[BodyInit | null, ResponseInit]> = [
       [null, { status: 99 }],
       [null, { status: 600 }],
@@ -180,14 +180,14 @@ describe('LightResponse behaves like the real Response', () => {
     expect(errorName(() => new Light('x', { status: 204 }))).toBe('TypeError')
   })
 
-  test('a locked stream is rejected like the real one', () => {
+  it('a locked stream is rejected like the real one', () => {
     const stream = new ReadableStream()
     stream.getReader()
     expect(errorName(() => new Real(stream))).toBe('TypeError')
     expect(errorName(() => new Light(stream))).toBe('TypeError')
   })
 
-  test('headers mutated after construction are seen, including a second Set-Cookie', () => {
+  it('headers mutated after construction are seen, including a second Set-Cookie', () => {
     const light = new Light('x', { headers: { 'set-cookie': 'a=1' } })
     light.headers.append('Set-Cookie', 'b=2')
     light.headers.set('x-late', 'yes')
@@ -196,7 +196,7 @@ describe('LightResponse behaves like the real Response', () => {
     expect(text.headers.get('x-late')).toBe('yes')
   })
 
-  test('instanceof Response holds for real responses when the global is overridden', async () => {
+  it('instanceof Response holds for real responses when the global is overridden', async () => {
     installGlobalResponse()
     expect(globalThis.Response).toBe(LightResponse)
     expect(new Real('x') instanceof Response).toBe(true)
@@ -219,7 +219,7 @@ describe('LightResponse behaves like the real Response', () => {
 })
 
 describe('reading status and headers keeps the fast path', () => {
-  test('status, ok, statusText and headers do not materialise a real Response', () => {
+  it('status, ok, statusText and headers do not materialise a real Response', () => {
     const res = new Light('x', { status: 201, headers: { a: 'b' } })
     expect(lightState(res)).toBeDefined()
     expect([res.status, res.ok, res.statusText, res.headers.get('a'), res.type, res.url, res.redirected, res.bodyUsed]).toEqual([
@@ -235,7 +235,7 @@ describe('reading status and headers keeps the fast path', () => {
     expect(lightState(res)).toBeUndefined()
   })
 
-  test.each([
+  it.each([
     ['clone()', (r: Response) => r.clone()],
     ['body', (r: Response) => r.body],
   ])('%s keeps the fast path and the result is still served', async (_name, use) => {
@@ -259,7 +259,7 @@ describe('reading status and headers keeps the fast path', () => {
     expect(res.headers['x-b']).toBe('2')
   })
 
-  test('a header set after status was read is sent (fast path)', async () => {
+  it('a header set after status was read is sent (fast path)', async () => {
     const app = express()
     let state: unknown
     app.use(

@@ -61,7 +61,7 @@ function expectStatusAndHeaders(res: request.Response, status: number, headers: 
 }
 
 describe('the seed routes', () => {
-  test('/ is new Response("foo") with a header set afterwards', async () => {
+  it('/ is new Response("foo") with a header set afterwards', async () => {
     const res = await request(app).get('/')
     expect(res.text).toBe('foo')
     expectStatusAndHeaders(res, 200, {
@@ -72,13 +72,13 @@ describe('the seed routes', () => {
     })
   })
 
-  test('/uint8array sends the bytes with an exact length and no content type', async () => {
+  it('/uint8array sends the bytes with an exact length and no content type', async () => {
     const res = await request(app).get('/uint8array').buffer(true).parse(binary)
     expect(Buffer.compare(res.body, Buffer.from('hi!'))).toBe(0)
     expectStatusAndHeaders(res, 200, { 'content-length': '3', 'content-type': undefined })
   })
 
-  test("/blob sends the blob with its type and size", async () => {
+  it("/blob sends the blob with its type and size", async () => {
     const res = await request(app).get('/blob')
     expect(res.text).toBe('blob body')
     expectStatusAndHeaders(res, 200, { 'content-type': 'text/x-blob', 'content-length': '9' })
@@ -86,7 +86,7 @@ describe('the seed routes', () => {
 })
 
 describe('body kinds', () => {
-  test.each(['uint8array', 'buffer', 'blob', 'stream'])('a 1 MiB random %s body is byte-identical', async (kind) => {
+  it.each(['uint8array', 'buffer', 'blob', 'stream'])('a 1 MiB random %s body is byte-identical', async (kind) => {
     const res = await request(app).get(`/big/${kind}`).buffer(true).parse(binary)
     expect(res.status).toBe(200)
     expect(res.body.length).toBe(big.length)
@@ -96,13 +96,13 @@ describe('body kinds', () => {
     expect(res.headers['transfer-encoding']).toBeUndefined()
   })
 
-  test('ArrayBuffer body', async () => {
+  it('ArrayBuffer body', async () => {
     const res = await request(app).get('/arraybuffer').buffer(true).parse(binary)
     expect([...res.body]).toEqual([1, 2, 3, 4])
     expect(res.headers['content-length']).toBe('4')
   })
 
-  test('DataView and subarray views send only their window', async () => {
+  it('DataView and subarray views send only their window', async () => {
     const dv = await request(app).get('/dataview').buffer(true).parse(binary)
     expect([...dv.body]).toEqual([8, 7, 6])
     expect(dv.headers['content-length']).toBe('3')
@@ -110,30 +110,30 @@ describe('body kinds', () => {
     expect([...sub.body]).toEqual([2, 3])
   })
 
-  test('URLSearchParams body is form-encoded with its content type', async () => {
+  it('URLSearchParams body is form-encoded with its content type', async () => {
     const res = await request(app).get('/params').buffer(true).parse(binary)
     expect(res.body.toString()).toBe('a=1+2&b=%C3%A4')
     expect(res.headers['content-type']).toBe('application/x-www-form-urlencoded;charset=UTF-8')
     expect(res.headers['content-length']).toBe(String(res.body.length))
   })
 
-  test('null body sends Content-Length 0 and the headers', async () => {
+  it('null body sends Content-Length 0 and the headers', async () => {
     const res = await request(app).get('/null')
     expectStatusAndHeaders(res, 201, { 'content-length': '0', 'x-empty': 'yes', 'content-type': undefined })
   })
 
-  test('204 has neither body nor Content-Length', async () => {
+  it('204 has neither body nor Content-Length', async () => {
     const res = await request(app).get('/no-content')
     expectStatusAndHeaders(res, 204, { 'content-length': undefined })
   })
 
-  test('Content-Length counts UTF-8 bytes, not characters', async () => {
+  it('Content-Length counts UTF-8 bytes, not characters', async () => {
     const res = await request(app).get('/utf8')
     expect(res.text).toBe('héllo €')
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength('héllo €')))
   })
 
-  test("an explicit Content-Type is not replaced by the default", async () => {
+  it("an explicit Content-Type is not replaced by the default", async () => {
     const res = await request(app).get('/typed')
     expect(res.headers['content-type']).toBe('text/html')
   })

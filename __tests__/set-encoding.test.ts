@@ -2,7 +2,7 @@ import http from 'node:http'
 import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge } from '../src/index.js'
-import { serve, type Running } from './support/servers.js'
+import { listen, type Running } from './helpers/transport.js'
 
 // Earlier middleware called req.setEncoding(): the body still decodes to what the client sent, in
 // any number of chunks (split inside a multi-byte character too), and nothing crashes.
@@ -45,7 +45,7 @@ describe.each(['utf8', 'latin1', 'hex', 'base64'] as const)('after req.setEncodi
       next()
     })
     app.use(fetchBridge(hono))
-    server = await serve(app)
+    server = await listen(app)
   })
   afterAll(() => server.close())
 

@@ -1,8 +1,6 @@
 import express from 'express'
-import http from 'node:http'
-import net from 'node:net'
-import type { AddressInfo } from 'node:net'
 import { fetchBridge } from '../src/index.js'
+import { listen, raw, type Running } from './helpers/transport.js'
 
 const enc = new TextEncoder()
 
@@ -22,32 +20,15 @@ function declared(length: number, chunks: string[]): Response {
   )
 }
 
-/** Raw keep-alive request: everything the server sent until it closed or went quiet. */
-function raw(port: number, path: string): Promise<{ text: string; closed: boolean }> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: test\r\n\r\n`))
-    let text = ''
-    let closed = false
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk) => (text += chunk))
-    socket.on('close', () => {
-      closed = true
-      clearTimeout(quiet)
-      resolve({ text, closed })
-    })
-    socket.on('error', () => {})
-    // A kept-alive connection that stays open: give up waiting after a while.
-    const quiet = setTimeout(() => {
-      socket.destroy()
-      resolve({ text, closed })
-    }, 600)
-  })
+/** Raw keep-alive request: everything the server sent until it closed or went quiet for 600 ms. */
+async function get(port: number, path: string): Promise<{ text: string; closed: boolean }> {
+  const { data, ended } = await raw(port, `GET ${path} HTTP/1.1\r\nHost: test\r\n\r\n`, undefined, 600)
+  return { text: data.toString('latin1'), closed: ended !== 'open' }
 }
 
 describe('a stream body with a Content-Length from the app', () => {
   const errors: Error[] = []
-  let server: http.Server
-  let port: number
+  let server: Running
   beforeAll(async () => {
     const app = express()
     app.use(
@@ -63,19 +44,17 @@ describe('a stream body with a Content-Length from the app', () => {
       errors.push(err)
       next(err)
     })
-    server = http.createServer(app)
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    port = (server.address() as AddressInfo).port
+    server = await listen(app)
   })
-  afterAll(() => new Promise((resolve) => server.close(resolve)))
+  afterAll(() => server.close())
   beforeEach(() => {
     errors.length = 0
   })
 
   const body = (text: string) => text.slice(text.indexOf('\r\n\r\n') + 4)
 
-  test('exact: sent with that Content-Length, the connection stays open for the next request', async () => {
-    const { text, closed } = await raw(port, '/exact')
+  it('exact: sent with that Content-Length, the connection stays open for the next request', async () => {
+    const { text, closed } = await get(server.port, '/exact')
     expect(text).toMatch(/^HTTP\/1\.1 200 /)
     expect(text.toLowerCase()).toContain('content-length: 6')
     expect(body(text)).toBe('abcdef')
@@ -83,15 +62,15 @@ describe('a stream body with a Content-Length from the app', () => {
     expect(errors).toHaveLength(0)
   })
 
-  test('shorter than declared: the connection is closed instead of leaving the client waiting', async () => {
-    const { text, closed } = await raw(port, '/short')
+  it('shorter than declared: the connection is closed instead of leaving the client waiting', async () => {
+    const { text, closed } = await get(server.port, '/short')
     expect(body(text)).toBe('abcdef')
     expect(closed).toBe(true)
     expect(errors.map((e) => e.message)).toEqual(['The response stream ended before its Content-Length'])
   })
 
-  test('longer than declared: no byte past the Content-Length is sent, then the connection is closed', async () => {
-    const { text, closed } = await raw(port, '/long')
+  it('longer than declared: no byte past the Content-Length is sent, then the connection is closed', async () => {
+    const { text, closed } = await get(server.port, '/long')
     expect(body(text)).toBe('ab')
     expect(closed).toBe(true)
     expect(errors.map((e) => e.message)).toEqual(['The response stream produced more bytes than its Content-Length'])

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import { Hono } from 'hono'
 import { fetchBridge } from '../src/index.js'
-import { serve, sleep, type Running } from './support/servers.js'
+import { listen, sleep, type Running } from './helpers/transport.js'
 
 // Correctness side of the memory figures (bench/memory.ts measures RSS): a stream passes through the
 // bridge at the pace of the slower side instead of being buffered whole. Bounds are generous: socket
@@ -46,11 +46,11 @@ hono.post('/upload', async (c) => {
 let server: Running
 beforeAll(async () => {
   const bridge = fetchBridge(hono)
-  server = await serve((req, res) => bridge(req, res))
+  server = await listen((req, res) => bridge(req, res))
 })
 afterAll(() => server.close())
 
-test('download: while the client does not read, the producer is held back', async () => {
+it('download: while the client does not read, the producer is held back', async () => {
   let producedWhilePaused = -1
   const done = new Promise<number>((resolve, reject) => {
     http.get({ port: server.port, host: '127.0.0.1', path: '/download' }, (res) => {
@@ -74,7 +74,7 @@ test('download: while the client does not read, the producer is held back', asyn
   expect(produced).toBe(TOTAL)
 })
 
-test('upload: while the app does not read, the client is held back', async () => {
+it('upload: while the app does not read, the client is held back', async () => {
   let release!: () => void
   uploadReadPaused = new Promise<void>((resolve) => (release = resolve))
   let sent = 0

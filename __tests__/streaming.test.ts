@@ -4,7 +4,7 @@ import express from 'express'
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { fetchBridge, OriginalResponse, type HttpBindings } from '../src/index.js'
-import { after, listen, sleep, type Running } from './helpers/server.js'
+import { after, listen, sleep, type Running } from './helpers/transport.js'
 import { encoder, failingStream, slowStream, timed } from './helpers/stream-timing.js'
 
 let server: Running
@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 describe('a stream is delivered as it is produced', () => {
-  test.each([
+  it.each([
     ['a lightweight Response', '/light'],
     ['a real Response', '/real'],
     ['behind compression()', '/gz/light'],
@@ -57,7 +57,7 @@ describe('a stream is delivered as it is produced', () => {
   })
 })
 
-test('headers go out at once even when the first chunk comes 400 ms later', async () => {
+it('headers go out at once even when the first chunk comes 400 ms later', async () => {
   const t = await timed(`${server.url}/late`)
   expect(t.headersAt).toBeLessThan(100)
   expect(t.all).toBe('late')
@@ -65,7 +65,7 @@ test('headers go out at once even when the first chunk comes 400 ms later', asyn
 })
 
 describe('backpressure and disconnects', () => {
-  test('a slow client does not make the server buffer the stream; its disconnect cancels the reader', async () => {
+  it('a slow client does not make the server buffer the stream; its disconnect cancels the reader', async () => {
     const chunk = new Uint8Array(64 * 1024)
     let pulls = 0
     let cancelled!: (reason: unknown) => void
@@ -120,7 +120,7 @@ describe('backpressure and disconnects', () => {
     }
   })
 
-  test('a stream that fails after the headers cuts the response instead of ending it cleanly', async () => {
+  it('a stream that fails after the headers cuts the response instead of ending it cleanly', async () => {
     const s = await listen(fetchBridge(() => new Response(failingStream('boom'))))
     try {
       const outcome = await new Promise<string>((resolve) => {

@@ -3,7 +3,7 @@ import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge } from '../src/index.js'
 import { DEFAULT_DRAIN } from '../src/drain.js'
-import { parseHead, raw, serve, type Running } from './support/servers.js'
+import { listen, parseHead, raw, request, type Running } from './helpers/transport.js'
 
 // An app may answer before reading the request body (413, 401, a redirect). The client must get that
 // answer rather than a reset, and its kept-alive connection must stay usable for the next request.
@@ -30,17 +30,9 @@ interface Reply {
   localPort: number
 }
 
-function send(agent: http.Agent, port: number, method: string, path: string, body?: Buffer): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ agent, port, host: '127.0.0.1', method, path }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), localPort: req.socket!.localPort! }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+async function send(agent: http.Agent, port: number, method: string, path: string, body?: Buffer): Promise<Reply> {
+  const { res, body: bytes, localPort } = await request(`http://127.0.0.1:${port}${path}`, { agent, method }, body)
+  return { status: res.statusCode!, body: bytes.toString(), localPort }
 }
 
 describe.each([
@@ -51,7 +43,7 @@ describe.each([
   let connections = 0
   let agent: http.Agent
   beforeAll(async () => {
-    server = await serve(make())
+    server = await listen(make())
     server.server.on('connection', () => connections++)
   })
   beforeEach(() => {
@@ -61,7 +53,7 @@ describe.each([
   afterEach(() => agent.destroy())
   afterAll(() => server.close())
 
-  test.each(['/too-large', '/async-too-large'])('POST %s with 1 MiB: the client gets 413, the next request reuses the connection', async (path) => {
+  it.each(['/too-large', '/async-too-large'])('POST %s with 1 MiB: the client gets 413, the next request reuses the connection', async (path) => {
     const first = await send(agent, server.port, 'POST', path, Buffer.alloc(MiB, 97))
     expect(first.status).toBe(413)
     expect(first.body).toBe('Payload Too Large')
@@ -72,7 +64,7 @@ describe.each([
     expect(connections).toBe(1)
   })
 
-  test('an app that read one chunk and left the rest: the connection is not stuck', async () => {
+  it('an app that read one chunk and left the rest: the connection is not stuck', async () => {
     const first = await send(agent, server.port, 'POST', '/one-chunk', Buffer.alloc(MiB, 97))
     expect(first.status).toBe(200)
     expect(first.body).toBe('first chunk true')
@@ -87,18 +79,18 @@ describe('bounds of the drain', () => {
   let server: Running
   beforeAll(async () => {
     const bridge = fetchBridge(hono)
-    server = await serve((req, res) => bridge(req, res))
+    server = await listen((req, res) => bridge(req, res))
   })
   afterAll(() => server.close())
 
-  test('bounds are a few MiB and a few seconds', () => {
+  it('bounds are a few MiB and a few seconds', () => {
     expect(DEFAULT_DRAIN.maxBytes).toBeGreaterThanOrEqual(MiB)
     expect(DEFAULT_DRAIN.maxBytes).toBeLessThanOrEqual(16 * MiB)
     expect(DEFAULT_DRAIN.maxMs).toBeGreaterThanOrEqual(1000)
     expect(DEFAULT_DRAIN.maxMs).toBeLessThanOrEqual(10000)
   })
 
-  test('a client that keeps sending past the byte bound gets the 413, then the connection is closed', async () => {
+  it('a client that keeps sending past the byte bound gets the 413, then the connection is closed', async () => {
     const declared = 64 * MiB
     const chunk = Buffer.alloc(64 * 1024, 97)
     let sent = 0
@@ -120,7 +112,7 @@ describe('bounds of the drain', () => {
     expect(result.ended).not.toBe('open')
   })
 
-  test('a client that trickles its body gets the 413, then the connection is closed after the time bound', async () => {
+  it('a client that trickles its body gets the 413, then the connection is closed after the time bound', async () => {
     // Never idle long enough for Node's own socket timeouts: only the drain's time bound can end it.
     const started = Date.now()
     let trickle: NodeJS.Timeout | undefined
@@ -137,7 +129,7 @@ describe('bounds of the drain', () => {
     expect(elapsed).toBeLessThan(DEFAULT_DRAIN.maxMs + 5000)
   }, DEFAULT_DRAIN.maxMs + 15000)
 
-  test('the server still serves after cutting such connections', async () => {
+  it('the server still serves after cutting such connections', async () => {
     const res = await fetch(`http://127.0.0.1:${server.port}/after`)
     expect(await res.text()).toBe('after')
   })

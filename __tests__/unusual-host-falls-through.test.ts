@@ -2,7 +2,7 @@ import http from 'node:http'
 import { Hono } from 'hono'
 import { fetchBridge } from '../src/index.js'
 import { expressVersions } from './helpers/express-versions.js'
-import { parseHead, raw, serve, type Running } from './support/servers.js'
+import { parseHead, raw, listen, type Running } from './helpers/transport.js'
 
 // Scanners send Hosts no URL can hold all day. With the bridge in front, a legacy route must answer
 // them exactly as Express alone does, quietly; 400 only where nobody else could answer.
@@ -55,9 +55,9 @@ describe.each(expressVersions)('%s', (_name, express) => {
     withBridge.set('trust proxy', true)
     withBridge.use(fetchBridge(hono))
     withBridge.use(legacy())
-    servers.middleware = await serve(withBridge as unknown as http.RequestListener)
-    servers.frontDoor = await serve(fetchBridge(hono, { fallback: legacy() }))
-    servers.alone = await serve(legacy() as unknown as http.RequestListener)
+    servers.middleware = await listen(withBridge as unknown as http.RequestListener)
+    servers.frontDoor = await listen(fetchBridge(hono, { fallback: legacy() }))
+    servers.alone = await listen(legacy() as unknown as http.RequestListener)
   })
   afterAll(async () => {
     for (const s of Object.values(servers)) await s.close()
@@ -78,7 +78,7 @@ describe.each(expressVersions)('%s', (_name, express) => {
 
 describe('where nobody else can answer', () => {
   it.each(unusual.slice(0, 4))('%s: plain node:http answers 400, nothing logged', async (_t, headers) => {
-    const s = await serve(fetchBridge(hono))
+    const s = await listen(fetchBridge(hono))
     try {
       expect(await send(s.port, '/hono', headers)).toEqual({ status: 400, body: 'Bad Request' })
       expect(logged).toEqual([])
@@ -98,7 +98,7 @@ describe('where nobody else can answer', () => {
       errors++
       res.status(500).send('error handler')
     })
-    const s = await serve(app as unknown as http.RequestListener)
+    const s = await listen(app as unknown as http.RequestListener)
     try {
       expect(await send(s.port, '/hono', headers)).toEqual({ status: 400, body: 'Bad Request' })
       expect(errors).toBe(0)

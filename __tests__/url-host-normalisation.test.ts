@@ -2,7 +2,7 @@ import http from 'node:http'
 import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge } from '../src/index.js'
-import { parseHead, raw, serve, type Running } from './support/servers.js'
+import { parseHead, raw, listen, type Running } from './helpers/transport.js'
 
 // request.url must be the URL a real Request gives for the same input: the host lowercased, a
 // default port dropped, IP literals in canonical form — and the same from clone().url.
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const app = express()
   app.set('trust proxy', true)
   app.use(fetchBridge(hono))
-  server = await serve(app as unknown as http.RequestListener)
+  server = await listen(app as unknown as http.RequestListener)
 })
 afterAll(() => server.close())
 

@@ -31,7 +31,7 @@ function app(): express.Express {
 }
 
 describe('a writeHead wrapped by an old on-headers (morgan 1.10, compression < 1.8.1)', () => {
-  test('fixed body: status, headers and body intact, the listener ran before the headers went out', async () => {
+  it('fixed body: status, headers and body intact, the listener ran before the headers went out', async () => {
     const res = await request(app()).get('/text')
     expect(res.status).toBe(200)
     expect(res.text).toBe('hello')
@@ -41,14 +41,14 @@ describe('a writeHead wrapped by an old on-headers (morgan 1.10, compression < 1
     expect(Object.keys(res.headers)).not.toContain('c')
   })
 
-  test('repeated Set-Cookie and a status from the app', async () => {
+  it('repeated Set-Cookie and a status from the app', async () => {
     const res = await request(app()).get('/cookies')
     expect(res.status).toBe(201)
     expect(res.body).toEqual({ ok: true })
     expect(res.headers['set-cookie']).toEqual(['a=1', 'b=2'])
   })
 
-  test('stream body', async () => {
+  it('stream body', async () => {
     const res = await request(app()).get('/stream')
     expect(res.status).toBe(200)
     expect(res.text).toBe('streamed')

@@ -1,5 +1,6 @@
 import { installGlobalResponse } from './response.js'
 import type { RequestInfo } from './fetch-types.js'
+import { defineGlobal } from './process-shared.js'
 
 /**
  * The globals the bridge installs unless `overrideGlobalObjects: false`: the lightweight Response,
@@ -47,10 +48,6 @@ function wrapFetch(platformFetch: typeof fetch): typeof fetch {
   )
 }
 
-function define(name: 'Request' | 'fetch', value: unknown): void {
-  Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })
-}
-
 let installed = false
 
 /** Install the global Response, Request and fetch (idempotent; once per process across module copies). */
@@ -58,7 +55,7 @@ export function installGlobals(): void {
   if (installed) return
   installed = true
   installGlobalResponse()
-  if ((globalThis.Request as unknown as Record<symbol, unknown>)[INSTALLED] !== true) define('Request', BridgeRequest)
+  if ((globalThis.Request as unknown as Record<symbol, unknown>)[INSTALLED] !== true) defineGlobal('Request', BridgeRequest)
   const current = globalThis.fetch
-  if (typeof current === 'function' && (current as unknown as Record<symbol, unknown>)[INSTALLED] !== true) define('fetch', wrapFetch(current))
+  if (typeof current === 'function' && (current as unknown as Record<symbol, unknown>)[INSTALLED] !== true) defineGlobal('fetch', wrapFetch(current))
 }

@@ -27,33 +27,25 @@ function share(samples: { servedBy: string }[], side: string): string {
 
 const routes = (n: number, side: string) => `${n} ${side} route${n === 1 ? '' : 's'}`
 
+/** A titled table, or "(none)" under the title when there are no rows. */
+function section(out: string[], title: string, header: string[], rows: string[][]): void {
+  out.push('', title)
+  out.push(rows.length === 0 ? '  (none)' : table([header, ...rows]))
+}
+
 export function formatReport(report: MigrationReport): string {
   const out: string[] = []
   for (const b of report.bridges) {
     out.push(`Bridge at ${b.path} (mountPath: ${b.mountPath}${b.detected ? '' : ', assumed in front of the Express routes'})`)
   }
-  out.push('', 'Express routes')
-  if (report.express.length === 0) out.push('  (none)')
-  else {
-    out.push(table([
-      ['STATUS', 'METHOD', 'PATH', 'HONO ROUTE', 'NOTE'],
-      ...report.express.map((e) => [
-        e.status, e.method, e.path, e.honoRoutes.join(', ') || '-',
-        EXPRESS_NOTES[e.status] + (e.status === 'partly-shadowed' ? share(e.samples, 'hono') : ''),
-      ]),
-    ]))
-  }
-  out.push('', 'Hono routes')
-  if (report.hono.length === 0) out.push('  (none)')
-  else {
-    out.push(table([
-      ['STATUS', 'METHOD', 'PATH', 'EXPRESS ROUTE', 'NOTE'],
-      ...report.hono.map((h) => [
-        h.status, h.method, h.path, h.expressRoutes.join(', ') || '-',
-        HONO_NOTES[h.status] + (h.status !== 'unreachable' && h.samples.some((x) => x.servedBy === 'express') ? `; Express answers first${share(h.samples, 'express')}` : ''),
-      ]),
-    ]))
-  }
+  section(out, 'Express routes', ['STATUS', 'METHOD', 'PATH', 'HONO ROUTE', 'NOTE'], report.express.map((e) => [
+    e.status, e.method, e.path, e.honoRoutes.join(', ') || '-',
+    EXPRESS_NOTES[e.status] + (e.status === 'partly-shadowed' ? share(e.samples, 'hono') : ''),
+  ]))
+  section(out, 'Hono routes', ['STATUS', 'METHOD', 'PATH', 'EXPRESS ROUTE', 'NOTE'], report.hono.map((h) => [
+    h.status, h.method, h.path, h.expressRoutes.join(', ') || '-',
+    HONO_NOTES[h.status] + (h.status !== 'unreachable' && h.samples.some((x) => x.servedBy === 'express') ? `; Express answers first${share(h.samples, 'express')}` : ''),
+  ]))
   if (report.partlyMoved.length > 0) {
     out.push('', 'Partly moved paths')
     out.push(table([

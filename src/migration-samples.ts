@@ -28,6 +28,41 @@ function product(parts: Alternatives[]): string[] {
   return out
 }
 
+/** Collects a pattern's parts: literal text between the alternatives of its parameters. */
+class Parts {
+  readonly parts: Alternatives[] = []
+  literal = ''
+
+  flush(): void {
+    if (this.literal !== '') this.parts.push([this.literal])
+    this.literal = ''
+  }
+
+  /** A parameter's values; an optional one (`/:id?`) makes the slash before it optional too. */
+  param(values: Alternatives, optional: boolean): void {
+    if (optional) {
+      if (this.literal.endsWith('/')) {
+        this.literal = this.literal.slice(0, -1)
+        values = ['', ...values.map((v) => '/' + v)]
+      } else values = ['', ...values]
+    }
+    this.flush()
+    this.parts.push(values)
+  }
+
+  /** Walks `path`: `step` consumes the syntax at `i` and returns the index after it, or -1 for literal text. */
+  scan(path: string, step: (ch: string, i: number) => number): string[] {
+    let i = 0
+    while (i < path.length) {
+      const next = step(path[i], i)
+      if (next < 0) this.literal += path[i++]
+      else i = next
+    }
+    this.flush()
+    return product(this.parts)
+  }
+}
+
 const NAME = /^(?:[A-Za-z0-9_$]+|"(?:[^"\\]|\\.)*")/
 
 /** Index just past the group opened at `start` (which holds `open`), honouring backslash escapes. */
@@ -47,49 +82,28 @@ function closing(path: string, start: number, open: string, close: string): numb
  * Express 4 syntax (`:id?`, `:id(\\d+)`, `*`).
  */
 export function expressSamples(path: string): string[] {
-  const parts: Alternatives[] = []
-  let literal = ''
-  const flush = () => {
-    if (literal !== '') parts.push([literal])
-    literal = ''
-  }
-  let i = 0
-  while (i < path.length) {
-    const ch = path[i]
+  const out = new Parts()
+  return out.scan(path, (ch, i) => {
     if (ch === '\\') {
-      literal += path[i + 1] ?? ''
-      i += 2
-    } else if (ch === '{') {
-      const end = closing(path, i, '{', '}')
-      flush()
-      parts.push(['', ...expressSamples(path.slice(i + 1, end - 1))])
-      i = end
-    } else if (ch === ':' || ch === '*') {
-      const name = NAME.exec(path.slice(i + 1))
-      i += 1 + (name ? name[0].length : 0)
-      if (path[i] === '(') i = closing(path, i, '(', ')') // Express 4 inline regex: the layer validates
-      let values = ch === '*' ? WILDCARD_VALUES : PARAM_VALUES
-      const modifier = path[i]
-      if (modifier === '?' || modifier === '*' || modifier === '+') {
-        i++
-        if (modifier !== '?') values = WILDCARD_VALUES
-        if (modifier !== '+') {
-          // `/:id?` makes the slash optional too.
-          if (literal.endsWith('/')) {
-            literal = literal.slice(0, -1)
-            values = ['', ...values.map((v) => '/' + v)]
-          } else values = ['', ...values]
-        }
-      }
-      flush()
-      parts.push(values)
-    } else {
-      literal += ch
-      i++
+      out.literal += path[i + 1] ?? ''
+      return i + 2
     }
-  }
-  flush()
-  return product(parts)
+    if (ch === '{') {
+      const end = closing(path, i, '{', '}')
+      out.flush()
+      out.parts.push(['', ...expressSamples(path.slice(i + 1, end - 1))])
+      return end
+    }
+    if (ch !== ':' && ch !== '*') return -1
+    const name = NAME.exec(path.slice(i + 1))
+    i += 1 + (name ? name[0].length : 0)
+    if (path[i] === '(') i = closing(path, i, '(', ')') // Express 4 inline regex: the layer validates
+    const modifier = path[i]
+    const repeated = modifier === '*' || modifier === '+'
+    if (modifier === '?' || repeated) i++
+    out.param(ch === '*' || repeated ? WILDCARD_VALUES : PARAM_VALUES, modifier === '?' || modifier === '*')
+    return i
+  })
 }
 
 function valuesFor(regex: string | undefined): Alternatives {
@@ -106,45 +120,26 @@ function valuesFor(regex: string | undefined): Alternatives {
 
 /** Samples for a Hono path: `:id`, `:id{[0-9]+}`, `:id?`, `*`. */
 export function honoSamples(path: string): string[] {
-  const parts: Alternatives[] = []
-  let literal = ''
-  const flush = () => {
-    if (literal !== '') parts.push([literal])
-    literal = ''
-  }
-  let i = 0
-  while (i < path.length) {
-    const ch = path[i]
-    if (ch === ':') {
-      const name = /^[^/{?]*/.exec(path.slice(i + 1))![0]
-      i += 1 + name.length
-      let regex: string | undefined
-      if (path[i] === '{') {
-        const end = closing(path, i, '{', '}')
-        regex = path.slice(i + 1, end - 1)
-        i = end
-      }
-      let values = valuesFor(regex)
-      if (path[i] === '?') {
-        i++
-        if (literal.endsWith('/')) {
-          literal = literal.slice(0, -1)
-          values = ['', ...values.map((v) => '/' + v)]
-        } else values = ['', ...values]
-      }
-      flush()
-      parts.push(values)
-    } else if (ch === '*') {
-      flush()
-      parts.push(WILDCARD_VALUES)
-      i++
-    } else {
-      literal += ch
-      i++
+  const out = new Parts()
+  return out.scan(path, (ch, i) => {
+    if (ch === '*') {
+      out.flush()
+      out.parts.push(WILDCARD_VALUES)
+      return i + 1
     }
-  }
-  flush()
-  return product(parts)
+    if (ch !== ':') return -1
+    const name = /^[^/{?]*/.exec(path.slice(i + 1))![0]
+    i += 1 + name.length
+    let regex: string | undefined
+    if (path[i] === '{') {
+      const end = closing(path, i, '{', '}')
+      regex = path.slice(i + 1, end - 1)
+      i = end
+    }
+    const optional = path[i] === '?'
+    out.param(valuesFor(regex), optional)
+    return optional ? i + 1 : i
+  })
 }
 
 /** Joins a mount prefix and a path below it the way Express strips and restores them. */

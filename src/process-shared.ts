@@ -10,3 +10,13 @@ export function processShared<T>(key: string, value: T): T {
   const symbol = Symbol.for(`express-fetch-bridge/${key}`)
   return (registry[symbol] ??= value) as T
 }
+
+/** The value a copy loaded earlier registered for `key`, if any. */
+export function registeredShared<T>(key: string): T | undefined {
+  return (globalThis as { [key: symbol]: unknown })[Symbol.for(`express-fetch-bridge/${key}`)] as T | undefined
+}
+
+/** Replace a global the way the platform defines its own: writable, configurable, not enumerable. */
+export function defineGlobal(name: 'Response' | 'Request' | 'fetch', value: unknown): void {
+  Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })
+}

@@ -8,10 +8,10 @@
 
 import { Readable } from 'node:stream'
 import { delegateRemaining } from './delegate.js'
-import type { BodyInit, HeadersInit, ResponseType } from './fetch-types.js'
+import { defineGlobal, processShared, registeredShared } from './process-shared.js'
+import type { BodyInit, ResponseType } from './fetch-types.js'
 import { flattenInit, type FlatHeaders } from './headers.js'
 import {
-  defaultContentType,
   fixedBodyStream,
   FixedSource,
   isFastBody,
@@ -19,6 +19,7 @@ import {
   sourceOf,
   type FastBody,
 } from './response-body.js'
+import { assertBodyAllowed, headersOf, initStatus, initStatusText, jsonInit, redirectInit } from './response-init.js'
 import { inspectLight } from './response-inspect.js'
 
 export { defaultContentType, FORM_URLENCODED, lengthOf, TEXT_PLAIN, type FastBody } from './response-body.js'
@@ -35,24 +36,10 @@ interface Shared {
   fillLightState: (response: unknown, out: LightState) => boolean
   installGlobalResponse: () => void
 }
-const SHARED = Symbol.for('express-fetch-bridge/response@3')
-const registered = (globalThis as { [SHARED]?: Shared })[SHARED]
+const registered = registeredShared<Shared>('response@3')
 
 /** The platform's Response, captured before anything replaces the global. */
 export const OriginalResponse: typeof Response = registered?.OriginalResponse ?? globalThis.Response
-
-const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' })
-const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
-const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308])
-// reason-phrase = *( HTAB / SP / VCHAR / obs-text )
-const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/
-
-/** WebIDL `unsigned short` conversion, as the Response constructor applies it to `status`. */
-function toStatus(value: unknown): number {
-  if (typeof value === 'number' && (value | 0) === value && value >= 0 && value < 65536) return value
-  const n = Math.trunc(Number(value))
-  return Number.isFinite(n) ? ((n % 65536) + 65536) % 65536 : 0
-}
 
 // Filled in by the class's static block: module-internal access to private state for the serializer.
 let fastState!: (r: LightResponseImpl, out: LightState) => boolean
@@ -96,18 +83,8 @@ class LightResponseImpl {
     }
     if (init != null) {
       if (typeof init !== 'object') throw new TypeError("Failed to construct 'Response': init must be an object")
-      if (init.status !== undefined) {
-        const status = toStatus(init.status)
-        if (status < 200 || status > 599) {
-          throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`)
-        }
-        this.#status = status
-      }
-      if (init.statusText !== undefined) {
-        const text = String(init.statusText)
-        if (!REASON_PHRASE.test(text)) throw new TypeError('Invalid statusText')
-        this.#statusText = text
-      }
+      if (init.status !== undefined) this.#status = initStatus(init.status)
+      if (init.statusText !== undefined) this.#statusText = initStatusText(init.statusText)
       const headers = init.headers
       // Copied now, as the platform does: changing the init object afterwards changes nothing.
       if (headers != null) flattenInit(headers, (this.#flat = []))
@@ -124,9 +101,7 @@ class LightResponseImpl {
       }
     }
     if (body != null) {
-      if (NULL_BODY_STATUS.has(this.#status)) {
-        throw new TypeError(`Response constructor: Invalid response status code ${this.#status}`)
-      }
+      assertBodyAllowed(this.#status)
       if (body instanceof ReadableStream) {
         const source = sourceOf(body)
         if (body.locked || source?.touched) throw new TypeError('Response body object should not be disturbed or locked')
@@ -170,20 +145,11 @@ class LightResponseImpl {
   }
 
   static json(data: unknown, init?: ResponseInit): Response {
-    const text = JSON.stringify(data)
-    if (text === undefined) throw new TypeError('Value is not JSON serializable')
-    let headers: HeadersInit = JSON_HEADERS
-    if (init?.headers != null) {
-      headers = new Headers(init.headers)
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json')
-    }
-    return new LightResponseImpl(text, { status: init?.status, statusText: init?.statusText, headers }) as unknown as Response
+    return new LightResponseImpl(...jsonInit(data, init)) as unknown as Response
   }
 
   static redirect(url: string | URL, status = 302): Response {
-    const location = new URL(url).href // throws TypeError on an invalid URL, as the platform does
-    if (!REDIRECT_STATUS.has(status)) throw new RangeError(`Invalid status code ${status}`)
-    return new LightResponseImpl(null, { status, headers: { location } }) as unknown as Response
+    return new LightResponseImpl(null, redirectInit(url, status)) as unknown as Response
   }
 
   static error(): Response {
@@ -228,16 +194,7 @@ class LightResponseImpl {
   }
   get headers(): Headers {
     if (this.#headers === undefined) {
-      if (this.#real) {
-        this.#headers = this.#real.headers
-      } else {
-        const headers = new Headers()
-        const flat = this.#flat
-        if (flat !== undefined) for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1])
-        const type = defaultContentType(this.#body)
-        if (type !== undefined && !headers.has('content-type')) headers.set('content-type', type)
-        this.#headers = headers
-      }
+      this.#headers = this.#real ? this.#real.headers : headersOf(this.#flat, this.#body)
     }
     return this.#headers
   }
@@ -309,25 +266,15 @@ let installed = false
 function localInstall(): void {
   if (installed) return
   installed = true
-  if ((globalThis.Response as unknown) !== LightResponseImpl) {
-    Object.defineProperty(globalThis, 'Response', {
-      value: LightResponseImpl,
-      writable: true,
-      configurable: true,
-      enumerable: false,
-    })
-  }
+  if ((globalThis.Response as unknown) !== LightResponseImpl) defineGlobal('Response', LightResponseImpl)
 }
 
-const shared: Shared = registered ?? {
+const shared = processShared<Shared>('response@3', {
   OriginalResponse,
   LightResponse: LightResponseImpl,
   fillLightState: localFillLightState,
   installGlobalResponse: localInstall,
-}
-if (registered === undefined) {
-  Object.defineProperty(globalThis, SHARED, { value: shared, configurable: true })
-}
+})
 
 /**
  * The lightweight Response: a faithful `Response` that the serializer sends without building a real

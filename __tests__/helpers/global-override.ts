@@ -3,7 +3,7 @@ import express from 'express'
 import request from 'supertest'
 import { fetchBridge, OriginalResponse, type FetchBridgeOptions } from '../../src/index.js'
 import { honoApp } from './apps.js'
-import { listen, type Running } from './server.js'
+import { listen, type Running } from './transport.js'
 
 export interface GlobalOverrideCase {
   /** The describe() title. */
@@ -38,13 +38,13 @@ export function describeGlobalOverride(c: GlobalOverrideCase): void {
   app.use(fetchBridge(hono, c.options))
 
   describe(c.title, () => {
-    test(c.globalTitle, async () => {
+    it(c.globalTitle, async () => {
       expect(globalThis.Response).toBe(OriginalResponse)
       await request(app).get('/text')
       expect(globalThis.Response).toBe(c.globalAfter)
     })
 
-    test.each([
+    it.each([
       ['/text', 200, 'text/plain;charset=UTF-8', 'hello'],
       ['/json', 201, 'application/json', '{"ok":true}'],
       ['/html', 200, 'text/html; charset=UTF-8', '<b>hi</b>'],
@@ -65,12 +65,12 @@ export function describeGlobalOverride(c: GlobalOverrideCase): void {
       },
     )
 
-    test('a stream body is served', async () => {
+    it('a stream body is served', async () => {
       const res = await request(app).get('/stream')
       expect(res.text).toBe('streamed')
     })
 
-    test('a real Response from fetch() goes through the general path', async () => {
+    it('a real Response from fetch() goes through the general path', async () => {
       const res = await request(app).get('/fetch')
       expect(res.text).toBe('from upstream')
       expect(res.headers['content-type']).toBe('text/x-upstream')
@@ -78,7 +78,7 @@ export function describeGlobalOverride(c: GlobalOverrideCase): void {
       expect(fastPath['/fetch']).toBe(false)
     })
 
-    test('responses from fetch() and new Response() are both instanceof Response', async () => {
+    it('responses from fetch() and new Response() are both instanceof Response', async () => {
       const res = await request(app).get('/instance')
       expect(res.body).toEqual({ fetched: true, constructed: true })
     })

@@ -1,6 +1,6 @@
 import http from 'node:http'
 import zlib from 'node:zlib'
-import { sleep } from './server.js'
+import { sleep } from './transport.js'
 
 export const encoder = new TextEncoder()
 
