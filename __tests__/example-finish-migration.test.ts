@@ -1,6 +1,7 @@
 import request from 'supertest'
 import { createApp } from '../examples/finish-migration/app.js'
 import { useExample } from './helpers/run-example.js'
+import { sessionRoundTrip } from './helpers/apps.js'
 
 describe('examples/finish-migration', () => {
   const app = createApp({ secret: 'test-secret' })
@@ -13,12 +14,10 @@ describe('examples/finish-migration', () => {
 
   it('logs in through passport in Hono; Hono and the legacy Express routes share the user; logout ends it', async () => {
     const agent = request.agent(app)
-    await agent.post('/login').send({ username: 'alice', password: 'wonderland' }).expect(200, { id: 'alice', name: 'Alice' })
-    await agent.get('/api/me').expect(200, { id: 'alice', name: 'Alice', servedBy: 'hono' })
-    await agent.get('/legacy/report').expect(200, { report: 'numbers for Alice', servedBy: 'express' })
-    await agent.post('/logout').expect(204)
-    await agent.get('/api/me').expect(401)
-    await agent.get('/legacy/report').expect(401)
+    await sessionRoundTrip(agent, [
+      ['/api/me', { id: 'alice', name: 'Alice', servedBy: 'hono' }],
+      ['/legacy/report', { report: 'numbers for Alice', servedBy: 'express' }],
+    ])
   })
 
   describe('npm run example:finish-migration', () => {

@@ -1,6 +1,7 @@
 import request from 'supertest'
 import { createApp } from '../examples/shared-auth/app.js'
 import { useExample } from './helpers/run-example.js'
+import { sessionRoundTrip } from './helpers/apps.js'
 
 describe('examples/shared-auth', () => {
   const app = createApp({ secret: 'test-secret' })
@@ -22,12 +23,7 @@ describe('examples/shared-auth', () => {
     const agent = request.agent(app)
     await agent.post('/login').send({ username: 'alice', password: 'wrong' }).expect(401)
     await agent.get('/api/profile').expect(401)
-    await agent.post('/login').send({ username: 'alice', password: 'wonderland' }).expect(200, { id: 'alice', name: 'Alice' })
-    await agent.get('/api/profile').expect(200, { id: 'alice', name: 'Alice', servedBy: 'hono' })
-    await agent.get('/api/orders').expect(200)
-    await agent.post('/logout').expect(204)
-    await agent.get('/api/profile').expect(401)
-    await agent.get('/api/orders').expect(401)
+    await sessionRoundTrip(agent, [['/api/profile', { id: 'alice', name: 'Alice', servedBy: 'hono' }], ['/api/orders']])
   })
 
   describe('npm run example:shared-auth', () => {

@@ -1,6 +1,6 @@
 import { io as ioClient } from 'socket.io-client'
 import { useExample } from './helpers/run-example.js'
-import { connect, rawUpgrade } from './helpers/websocket.js'
+import { closeAll, connect, rawUpgrade } from './helpers/websocket.js'
 
 describe('examples/websockets (npm run example:websockets)', () => {
   const example = useExample('examples/websockets/server.ts', { SESSION_SECRET: 'test-secret' })
@@ -32,9 +32,7 @@ describe('examples/websockets (npm run example:websockets)', () => {
     bob.ws.send('hi alice')
     expect(await alice.next()).toBe('bob: hi alice')
     expect(await bob.next()).toBe('bob: hi alice')
-    alice.ws.close()
-    bob.ws.close()
-    await Promise.all([alice.closed, bob.closed])
+    await closeAll(alice, bob)
   })
 
   it('keeps the legacy socket.io namespace working on the same server', async () => {

@@ -2,6 +2,7 @@ import request from 'supertest'
 import { Hono } from 'hono'
 import { fetchBridge } from '../src/index.js'
 import { expressVersions } from './helpers/express-versions.js'
+import { expectTexts } from './helpers/apps.js'
 
 describe.each(expressVersions)('fall-through on %s', (_name, express) => {
   function host(hono: Parameters<typeof fetchBridge>[0], options?: Parameters<typeof fetchBridge>[1]) {
@@ -109,10 +110,7 @@ describe.each(expressVersions)('fall-through on %s', (_name, express) => {
     app.get('/ping', (_req, res) => {
       res.send('express ping')
     })
-    await request(app).get('/users/7').expect(200, 'user 7')
-    await request(app).get('/users').expect(200, 'express users')
-    await request(app).get('/api/ping').expect(200, 'pong')
-    await request(app).get('/ping').expect(200, 'express ping')
+    await expectTexts(app, { '/users/7': 'user 7', '/users': 'express users', '/api/ping': 'pong', '/ping': 'express ping' })
   })
 
   it('sees routes, sub-apps and onError handlers added after the bridge was created', async () => {

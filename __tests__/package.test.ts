@@ -35,6 +35,15 @@ const http = require('node:http')
 })()
 `
 
+// An ES module that has both builds at hand: `esm` imported, then (after `between`) `cjs` required.
+const bothBuilds = (body: string, between = '') => `import { createRequire } from 'node:module'
+import http from 'node:http'
+const require = createRequire(import.meta.url)
+const esm = await import('express-fetch-bridge')
+${between}
+const cjs = require('express-fetch-bridge')
+${body}`
+
 describe('the packed package', () => {
   it('contains the builds and the sources, but no tests', () => {
     expect(pack.files).toEqual(expect.arrayContaining(['dist/esm/index.js', 'dist/cjs/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.d.ts', 'src/index.ts']))
@@ -54,20 +63,14 @@ describe('the packed package', () => {
   it('both builds loaded in one process share one Response class and fast path', () => {
     writeFileSync(
       path.join(project, 'dual.mjs'),
-      `import { createRequire } from 'node:module'
-import http from 'node:http'
-const require = createRequire(import.meta.url)
-const esm = await import('express-fetch-bridge')
-esm.installGlobalResponse()
-const cjs = require('express-fetch-bridge')
-const same = esm.LightResponse === cjs.LightResponse && esm.OriginalResponse === cjs.OriginalResponse
+      bothBuilds(`const same = esm.LightResponse === cjs.LightResponse && esm.OriginalResponse === cjs.OriginalResponse
 const bridge = cjs.fetchBridge(() => new Response('dual'))
 const server = http.createServer((req, res) => bridge(req, res)).listen(0, async () => {
   const res = await fetch('http://127.0.0.1:' + server.address().port + '/')
   console.log(JSON.stringify({ same, platform: esm.OriginalResponse.name, length: res.headers.get('content-length'), text: await res.text() }))
   server.close()
 })
-`,
+`, 'esm.installGlobalResponse()'),
     )
     expect(JSON.parse(node('dual.mjs'))).toEqual({ same: true, platform: 'Response', length: '4', text: 'dual' })
   })
@@ -75,17 +78,13 @@ const server = http.createServer((req, res) => bridge(req, res)).listen(0, async
   it('both builds loaded in one process export the same classes: instanceof holds across them', () => {
     writeFileSync(
       path.join(project, 'classes.mjs'),
-      `import { createRequire } from 'node:module'
-const require = createRequire(import.meta.url)
-const esm = await import('express-fetch-bridge')
-const cjs = require('express-fetch-bridge')
-const isClass = (v) => typeof v === 'function' && /^class\\b/.test(Function.prototype.toString.call(v))
+      bothBuilds(`const isClass = (v) => typeof v === 'function' && /^class\\b/.test(Function.prototype.toString.call(v))
 const classes = Object.keys(esm).filter((name) => isClass(esm[name]) || isClass(cjs[name])).sort()
 const differing = classes.filter((name) => esm[name] !== cjs[name])
 // An error built by the CJS build must be recognised by code written against the ESM build.
 const err = new cjs.BadRequestError('bad')
 console.log(JSON.stringify({ classes, differing, name: err.name, esm: err instanceof esm.BadRequestError, cjs: err instanceof cjs.BadRequestError }))
-`,
+`),
     )
     const result = JSON.parse(node('classes.mjs'))
     expect(result.classes).toEqual(expect.arrayContaining(['BadRequestError', 'LightResponse']))

@@ -6,7 +6,7 @@ import { io as ioClient, type Socket } from 'socket.io-client'
 import { WebSocketServer } from 'ws'
 import { fetchBridge } from '../src/index.js'
 import { attachWebSockets, upgradeWebSocket } from '../src/websocket.js'
-import { closeServer, connect, listenOn, rawUpgrade } from './helpers/websocket.js'
+import { closeAll, closeServer, connect, listenOn, rawUpgrade } from './helpers/websocket.js'
 
 function chat(): Hono {
   const hono = new Hono()
@@ -107,9 +107,7 @@ describe('a legacy ws server on another path', () => {
     old.ws.send('b')
     expect(await hono.next()).toBe('hono:a')
     expect(await old.next()).toBe('ws:b')
-    hono.ws.close()
-    old.ws.close()
-    await Promise.all([hono.closed, old.closed])
+    await closeAll(hono, old)
   })
 
   it('lets the legacy listener answer unknown paths as it always did (ws: 400)', async () => {
@@ -192,9 +190,7 @@ describe('the same URL rules as HTTP', () => {
     const b = await connect(`ws://127.0.0.1:${port}/f/where`, forwarded)
     expect(await a.next()).toBe('https://public.example.com/where')
     expect(await b.next()).toBe('https://api.example.com/where')
-    a.ws.close()
-    b.ws.close()
-    await Promise.all([a.closed, b.closed])
+    await closeAll(a, b)
     await closeServer(server)
   })
 

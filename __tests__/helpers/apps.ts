@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import request from 'supertest'
 import { lightState } from '../../src/response.js'
 
 /** A Hono app with the usual helpers; records whether each response it returned is on the fast path. */
@@ -26,4 +27,20 @@ export function honoApp(upstream?: () => string) {
     })
   })
   return { hono, fastPath }
+}
+
+/** GET each path and expect 200 with that text body, in order. */
+export async function expectTexts(app: Parameters<typeof request>[0], texts: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(texts)) await request(app).get(path).expect(200, text)
+}
+
+/**
+ * alice logs in (POST /login, password "wonderland"), each path answers 200 (with `body` when
+ * given), she logs out (204), and each path answers 401 again.
+ */
+export async function sessionRoundTrip(agent: ReturnType<typeof request.agent>, paths: Array<[path: string, body?: object]>): Promise<void> {
+  await agent.post('/login').send({ username: 'alice', password: 'wonderland' }).expect(200, { id: 'alice', name: 'Alice' })
+  for (const [path, body] of paths) await (body === undefined ? agent.get(path).expect(200) : agent.get(path).expect(200, body))
+  await agent.post('/logout').expect(204)
+  for (const [path] of paths) await agent.get(path).expect(401)
 }

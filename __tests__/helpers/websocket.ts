@@ -24,6 +24,12 @@ export interface Client {
   headers: Record<string, string | string[] | undefined>
 }
 
+/** Close every client and wait until each has seen its close frame. */
+export async function closeAll(...clients: Client[]): Promise<void> {
+  for (const client of clients) client.ws.close()
+  await Promise.all(clients.map((client) => client.closed))
+}
+
 /** A `ws` client that resolves once open; messages are queued so none is missed. */
 export function connect(url: string, options: WebSocket.ClientOptions & { protocols?: string[] } = {}): Promise<Client> {
   const ws = new WebSocket(url, options.protocols, options)

@@ -135,16 +135,7 @@ describe('requestOrigin against new URL()', () => {
     expect(requestOrigin(req)).toBe(urlOrigin('[::1]:8080'))
   })
 
-  const hostChar = fc.constantFrom(
-    ...'aZ09.-_~!$&\'()*+,;=%:[]@/\\?# \t<>^|"x'.split(''),
-    'A',
-    'f',
-    'e',
-    '2',
-    '5',
-    '7',
-    'ä',
-  )
+  const hostChar = fc.constantFrom(...'aZ09.-_~!$&\'()*+,;=%:[]@/\\?# \t<>^|"xAfe257ä'.split(''))
   const host = fc.oneof(
     fc.string({ unit: hostChar, minLength: 1, maxLength: 12 }),
     // numeric-looking hosts exercise the IPv4 rules
@@ -204,17 +195,7 @@ function rawPath(target: string): string {
 
 const targetChar = fc.constantFrom(
   ...'abZ09/./..%2e%2E%2f%5C?&=#\\ "<>`{}|^[]\'!$()*+,;:@~_-'.split(''),
-  '%2e',
-  '%2E',
-  '%41',
-  '%',
-  '\t',
-  '\x01',
-  '\x7f',
-  'é',
-  '/..',
-  '/.',
-  '%2e%2e',
+  ...['%2e', '%2E', '%41', '%', '\t', '\x01', '\x7f', 'é', '/..', '/.', '%2e%2e'],
 )
 const target = fc.string({ unit: targetChar, maxLength: 16 }).map((s) => '/' + s)
 
