@@ -16,14 +16,13 @@ function app(mountPath: 'strip' | 'keep') {
   return http.createServer(c)
 }
 
+it.each(['/api/users?x=1', '/api?x=1', '/api', '/api/', '/other'])("mountPath keep under connect's use('/api'): %s reaches the app unchanged", async (path) => {
+  await request(app('keep')).get(path).expect(200, path)
+})
+
 it.each([
-  ['keep', '/api/users?x=1', '/api/users?x=1'],
-  ['keep', '/api?x=1', '/api?x=1'],
-  ['keep', '/api', '/api'],
-  ['keep', '/api/', '/api/'],
-  ['keep', '/other', '/other'],
-  ['strip', '/api/users?x=1', '/users?x=1'],
-  ['strip', '/api?x=1', '/?x=1'],
-] as const)("mountPath %s under connect's use('/api'): %s → the app sees %s", async (mountPath, path, seen) => {
-  await request(app(mountPath)).get(path).expect(200, seen)
+  ['/api/users?x=1', '/users?x=1'],
+  ['/api?x=1', '/?x=1'],
+])("mountPath strip under connect's use('/api'): %s → the app sees %s", async (path, seen) => {
+  await request(app('strip')).get(path).expect(200, seen)
 })
