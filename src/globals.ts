@@ -21,21 +21,29 @@ function real(input: unknown): unknown {
   return typeof input === 'object' && input !== null && REAL_REQUEST in input ? (input as { [REAL_REQUEST](): Request })[REAL_REQUEST]() : input
 }
 
-class BridgeRequest extends PlatformRequest {
-  /** True for real Requests and lazy ones, as with the platform's class. */
-  static override [Symbol.hasInstance](this: Function, value: unknown): boolean {
-    // Subclasses (`class X extends Request`) keep the ordinary prototype-chain check.
-    if (this !== BridgeRequest) return Function.prototype[Symbol.hasInstance].call(this, value)
-    return value instanceof PlatformRequest
-  }
+/**
+ * A Request class over `Base` (the platform's, or whatever another adapter installed, such as
+ * @hono/node-server's): it swaps a lazy Request for its real one and hands everything else to `Base`,
+ * which may unwrap its own lightweight requests the same way.
+ */
+function bridgeRequestOver(Base: typeof Request): typeof Request {
+  class BridgeRequest extends Base {
+    /** True for real Requests and lazy ones, as with the class it extends. */
+    static override [Symbol.hasInstance](this: Function, value: unknown): boolean {
+      // Subclasses (`class X extends Request`) keep the ordinary prototype-chain check.
+      if (this !== BridgeRequest) return Function.prototype[Symbol.hasInstance].call(this, value)
+      return value instanceof Base
+    }
 
-  constructor(...args: ConstructorParameters<typeof Request>) {
-    if (args.length > 0) args[0] = real(args[0]) as RequestInfo
-    super(...args)
+    constructor(...args: ConstructorParameters<typeof Request>) {
+      if (args.length > 0) args[0] = real(args[0]) as RequestInfo
+      super(...args)
+    }
   }
+  Object.defineProperty(BridgeRequest, 'name', { value: 'Request' })
+  Object.defineProperty(BridgeRequest, INSTALLED, { value: true })
+  return BridgeRequest
 }
-Object.defineProperty(BridgeRequest, 'name', { value: 'Request' })
-Object.defineProperty(BridgeRequest, INSTALLED, { value: true })
 
 function wrapFetch(platformFetch: typeof fetch): typeof fetch {
   return Object.defineProperty(
@@ -49,13 +57,24 @@ function wrapFetch(platformFetch: typeof fetch): typeof fetch {
 }
 
 let installed = false
+/** The global Request as this copy last left it: another adapter replacing it is seen by one comparison. */
+let installedRequest: unknown
 
-/** Install the global Response, Request and fetch (idempotent; once per process across module copies). */
+/**
+ * Install the global Response, Request and fetch (once per process across module copies). Called on
+ * every request: if another adapter (@hono/node-server's `serve`, `getRequestListener`) replaced the
+ * global Request since, a Request over that one is installed, so both adapters' requests can be re-wrapped.
+ */
 export function installGlobals(): void {
+  if (globalThis.Request === installedRequest) return
+  const current = globalThis.Request
+  if ((current as unknown as Record<symbol, unknown>)[INSTALLED] !== true) {
+    defineGlobal('Request', bridgeRequestOver(current ?? PlatformRequest))
+  }
+  installedRequest = globalThis.Request
   if (installed) return
   installed = true
   installGlobalResponse()
-  if ((globalThis.Request as unknown as Record<symbol, unknown>)[INSTALLED] !== true) defineGlobal('Request', BridgeRequest)
-  const current = globalThis.fetch
-  if (typeof current === 'function' && (current as unknown as Record<symbol, unknown>)[INSTALLED] !== true) defineGlobal('fetch', wrapFetch(current))
+  const fetch = globalThis.fetch
+  if (typeof fetch === 'function' && (fetch as unknown as Record<symbol, unknown>)[INSTALLED] !== true) defineGlobal('fetch', wrapFetch(fetch))
 }
