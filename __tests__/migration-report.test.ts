@@ -51,6 +51,17 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     expect(row(report, 'hono', 'DELETE', '/users/:id')).toMatchObject({ status: 'hono-only', expressRoutes: [] })
   })
 
+  it('reports app.all() as one route for every method, shadowed only in part by a Hono GET', () => {
+    const hono = new Hono().get('/both', fromHono)
+    const app = express()
+    app.use(fetchBridge(hono))
+    app.all('/both', fromExpress)
+    const report = migrationReport(app, hono)
+    const rows = report.express.filter((e) => e.path === '/both')
+    expect(rows.map((e) => [e.method, e.status])).toEqual([['*', 'partly-shadowed']])
+    expect(report.partlyMoved).toEqual([{ path: '/both', hono: ['GET'], express: ['*'] }])
+  })
+
   it('lists a path moved for GET only as partly moved', () => {
     const report = migrationReport(server().app)
     expect(report.partlyMoved).toEqual([{ path: '/users', hono: ['GET'], express: ['POST'] }])

@@ -3,6 +3,7 @@
  * Routers, sub-apps, `app.use` prefixes) into an ordered list of routes and bridges, each able to say
  * whether it would serve a concrete path by asking Express's own layers (`layer.match()`).
  */
+import { METHODS } from 'node:http'
 import { bridgeInfo, type BridgeRouting } from './bridge-info.js'
 import { expressSamples, joinPath } from './migration-samples.js'
 
@@ -104,11 +105,18 @@ function layerMount(layer: Layer): Mount {
   }
 }
 
+/** `app.all(path)` registers the route once per method Node knows: one `*` entry, not 35 rows. */
+function everyMethod(methods: Record<string, boolean>): boolean {
+  return METHODS.every((m) => methods[m.toLowerCase()] === true)
+}
+
 function routeEndpoint(layer: Layer, mounts: Mount[]): ExpressRoute {
   const route = layer.route
-  const methods = Object.keys(route.methods)
-    .filter((m) => route.methods[m])
-    .map((m) => (m === '_all' ? '*' : m.toUpperCase()))
+  const methods = everyMethod(route.methods)
+    ? ['*']
+    : Object.keys(route.methods)
+      .filter((m) => route.methods[m])
+      .map((m) => (m === '_all' ? '*' : m.toUpperCase()))
   const handles = (method: string): boolean =>
     typeof route._handlesMethod === 'function' ? route._handlesMethod(method) : route._handles_method(method)
   const prefix = mounts.map((m) => m.path).reduce(joinPath, '/')

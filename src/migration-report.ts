@@ -202,6 +202,10 @@ function partlyMoved(entries: ExpressRouteEntry[]): PartlyMovedPath[] {
     byPath.set(e.path, row)
     if (e.status === 'shadowed') row.hono.push(e.method)
     else if (e.status !== 'unchecked') row.express.push(e.method)
+    // An `app.all()` route Hono took some methods of: those methods moved, the rest did not.
+    if (e.status === 'partly-shadowed' && e.method === '*') {
+      for (const s of e.samples) if (s.servedBy === 'hono' && !row.hono.includes(s.method)) row.hono.push(s.method)
+    }
   }
   return [...byPath.values()].filter((row) => row.hono.length > 0 && row.express.length > 0)
 }
