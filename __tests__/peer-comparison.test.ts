@@ -4,7 +4,7 @@
 import http from 'node:http'
 import { runExample, type RunningExample } from './helpers/run-example.js'
 import { readSseBlocks } from './helpers/sse.js'
-import { after, request } from './helpers/transport.js'
+import { request } from './helpers/transport.js'
 
 const PEERS = ['express-fetch-bridge', '@hono/node-server', '@whatwg-node/server', '@remix-run/node-fetch-server', 'srvx'] as const
 type Peer = (typeof PEERS)[number]
@@ -17,10 +17,15 @@ interface Answer {
 
 /** A request on a fresh connection; 'hang' when no complete answer comes within `timeoutMs`. */
 function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}, timeoutMs = 3000): Promise<Answer> {
-  const answer = request(url, { method: options.method ?? 'GET', headers: options.headers }, options.body)
-    .then(({ res, body }): Answer => ({ status: res.statusCode!, headers: res.headers, body: body.toString('utf8') }))
-  // A hung request's socket is cut when its server closes all connections after the suite.
-  return Promise.race([answer, after<Answer>(timeoutMs, { status: 'hang', headers: {}, body: '' })])
+  // The timeout aborts the request, which cuts its socket.
+  const signal = AbortSignal.timeout(timeoutMs)
+  return request(url, { method: options.method ?? 'GET', headers: options.headers, signal }, options.body).then(
+    ({ res, body }): Answer => ({ status: res.statusCode!, headers: res.headers, body: body.toString('utf8') }),
+    (err: unknown): Answer => {
+      if (signal.aborted) return { status: 'hang', headers: {}, body: '' }
+      throw err
+    },
+  )
 }
 
 interface SseResult {

@@ -1,3 +1,6 @@
+const registry = globalThis as { [key: symbol]: unknown }
+const symbolFor = (key: string): symbol => Symbol.for(`express-fetch-bridge/${key}`)
+
 /**
  * One value per process for `key`, shared by every copy of this package that is loaded (the ESM and
  * the CJS build can both be): the first copy's value wins, so `instanceof` and identity checks hold
@@ -6,14 +9,12 @@
  * value is not taken for the new one.
  */
 export function processShared<T>(key: string, value: T): T {
-  const registry = globalThis as { [key: symbol]: unknown }
-  const symbol = Symbol.for(`express-fetch-bridge/${key}`)
-  return (registry[symbol] ??= value) as T
+  return (registry[symbolFor(key)] ??= value) as T
 }
 
 /** The value a copy loaded earlier registered for `key`, if any. */
 export function registeredShared<T>(key: string): T | undefined {
-  return (globalThis as { [key: symbol]: unknown })[Symbol.for(`express-fetch-bridge/${key}`)] as T | undefined
+  return registry[symbolFor(key)] as T | undefined
 }
 
 /** Replace a global the way the platform defines its own: writable, configurable, not enumerable. */

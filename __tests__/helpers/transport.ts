@@ -53,7 +53,11 @@ export function request(url: string, options: http.RequestOptions = {}, body?: s
     req.on('error', reject)
     if (!Array.isArray(body)) return void req.end(body)
     const parts = [...body]
-    const next = () => (parts.length > 1 ? (req.write(parts.shift()), setTimeout(next, 5)) : req.end(parts.shift()))
+    const next = () => {
+      if (parts.length <= 1) return void req.end(parts.shift())
+      req.write(parts.shift()!)
+      setTimeout(next, 5)
+    }
     next()
   })
 }
@@ -109,7 +113,7 @@ export function raw(
 /** Send `text` and half-close the connection; resolves with everything the server sent (latin1). */
 export async function rawRequest(port: number, text: string): Promise<string> {
   const { data, ended } = await raw(port, (socket) => socket.end(text))
-  if (ended === 'reset' && data.length === 0) throw new Error('connection reset before any reply')
+  if (ended === 'reset') throw new Error(`connection reset after ${data.length} bytes`)
   return data.toString('latin1')
 }
 
