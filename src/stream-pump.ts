@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type IncomingMessage, ServerResponse } from 'node:http'
 import { drainAfterResponse } from './drain.js'
 import { chunkFor, endChunks, endHead, ignore, isNullBodyStatus } from './fixed-body.js'
 import { indexOfHeader, type FlatHeaders } from './headers.js'
@@ -130,6 +130,12 @@ export async function pumpStream(
  */
 class WriteBatch {
   #res: FlushableResponse
+  /**
+   * What gets corked: the socket itself where there is one. From Node 22, `res.cork()` buffers in the
+   * response instead, and a write past its high-water mark returns false although the socket takes
+   * everything on uncork, so the 'drain' the pump waits for never comes (a 2 MiB stream hung).
+   */
+  #corked: { cork(): void; uncork(): void }
   #pending = false
   /** Bumped by flush()/stop(), so a tick scheduled for an earlier batch does nothing. */
   #generation = 0
@@ -138,13 +144,15 @@ class WriteBatch {
 
   constructor(res: FlushableResponse) {
     this.#res = res
+    // Only node:http's own response writes straight to its socket (http2's compat response does not).
+    this.#corked = res instanceof ServerResponse && res.socket ? res.socket : res
     this.#schedule = () => process.nextTick(WriteBatch.#onTick, this, this.#generation)
   }
 
   start(): void {
     if (this.#pending) return
     this.#pending = true
-    this.#res.cork()
+    this.#corked.cork()
     // A tick queued from a microtask runs once the whole microtask queue has drained: after every
     // chunk the stream already holds has been read and written, but before any I/O — so a batch
     // costs one writev and an event written alone leaves at once (setImmediate made it wait for
@@ -167,7 +175,7 @@ class WriteBatch {
   #end(): void {
     this.#pending = false
     this.#generation++
-    this.#res.uncork()
+    this.#corked.uncork()
   }
 
   static #onTick(batch: WriteBatch, generation: number): void {
