@@ -54,7 +54,7 @@ function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, e
  * Serve a Fetch-API app (Hono, or anything with `fetch(request, env, ctx)`) from Express, Connect or
  * node:http (HTTP/1.x; HTTP/2 requests are answered 505). Pass a Hono app itself: `fetchBridge(app.fetch)`
  * throws at start-up unless `fallthrough: false`, since nothing could fall through. Requests the app
- * must not get (a Host no URL can hold, a target with dot segments or backslashes) are handed on
+ * must not get (a Host no URL can hold, a target with dot segments, backslashes or escaped unreserved characters) are handed on
  * untouched, or answered 400 where nobody else can.
  *
  * @example

@@ -9,6 +9,7 @@ import { toHonoError } from './express-errors.js'
 import { mergeOutgoingInto } from './express-headers.js'
 import type { ExpressBindings, OrFallback } from './options.js'
 import { LazyRequest } from './request.js'
+import { expressView } from './url.js'
 
 /** An Express/Connect middleware, error handler, Router or app — or a (nested) list of them, as `app.use()` takes. */
 export type ExpressMiddlewareHandler = ((...args: any[]) => unknown) | readonly ExpressMiddlewareHandler[]
@@ -109,7 +110,19 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
     const unread = bodyUnread(req)
     const saved = app === undefined || app === null ? undefined : enterApp(app, req, res)
 
+    // The chain routes on the path the Hono app routes on (a guard on /admin runs for /%61dmin too).
+    const view = expressView(req, c.req.url)
+    const url = req.url
+    const baseUrl = req.baseUrl
+    if (view !== undefined) {
+      req.url = view.url
+      req.baseUrl = view.baseUrl
+    }
     const outcome = await runChain(stack, req, res)
+    if (view !== undefined) {
+      req.url = url
+      req.baseUrl = baseUrl
+    }
     if (outcome.kind === 'answered') return alreadySent()
     leaveApp(saved, req, res)
     if (outcome.kind === 'error') {

@@ -122,7 +122,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * When the app has no route for a request (a Hono app's not-found handler would run, or a plain
    * fetch function returns `undefined`/`null`), call `next()` so the Express routes behind the bridge
    * serve it. With `false` the app's own 404 is sent. Requests the app must not get (a Host no URL can
-   * hold, a target with dot segments or backslashes, `OPTIONS *`) are handed on too, untouched and
+   * hold, a target Express and the app would route apart (dot segments, `%61`), `OPTIONS *`) are handed on too, untouched and
    * quietly; with `false`, or without anyone behind the bridge, they are answered 400.
    * @default true
    * @example fetchBridge(app, { fallthrough: false })

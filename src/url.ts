@@ -21,20 +21,47 @@ const TARGET_CHARS = charTable("-._~!$&'()*+,;=:@/?%")
 const REG_NAME_CHARS = charTable("-._~!$&'()*+,;=%")
 
 /**
- * A target made only of characters `new URL()` keeps, without dot segments (`/.`, `%2e`), so
- * `request.url` can be origin + target and still equal what a real Request would report.
+ * Characters no encoder escapes (RFC 3986 unreserved, plus the `!'()*` that `encodeURIComponent` and the
+ * URL parser leave alone) and that Hono's path decoding (`decodeURI`) resolves: escaped, they are the
+ * same path to Hono and another path to Express, which routes on the raw target.
+ */
+const NEVER_ESCAPED = charTable("-._~!'()*")
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48
+  c |= 32
+  return c >= 97 && c <= 102 ? c - 87 : -1
+}
+
+/** The character `%XY` at `i` stands for, or -1 if it is not an escape. */
+function escapedAt(target: string, i: number): number {
+  const hi = hexValue(target.charCodeAt(i + 1))
+  const lo = hi === -1 ? -1 : hexValue(target.charCodeAt(i + 2))
+  return lo === -1 ? -1 : hi * 16 + lo
+}
+
+/** An escape at `i` that Hono decodes into a character Express only matches unescaped (`%61` for `a`). */
+function isRoutedApart(target: string, i: number): boolean {
+  const c = escapedAt(target, i)
+  return c !== -1 && c < 128 && NEVER_ESCAPED[c] === 1
+}
+
+/**
+ * A target made only of characters `new URL()` keeps, without dot segments (`/.`) or escapes Express
+ * and Hono read apart (see {@link routesAlike}), so `request.url` can be origin + target and still
+ * equal what a real Request would report.
  */
 function isPlainTarget(target: string): boolean {
   if (target.charCodeAt(0) !== 47 /* '/' */) return false
+  let inPath = true
   for (let i = 1; i < target.length; i++) {
     const c = target.charCodeAt(i)
     if (c > 127 || TARGET_CHARS[c] === 0) return false
+    if (c === 63 /* '?' */) inPath = false
     // The URL parser escapes `'` in a query (not in a path).
-    if (c === 39 /* "'" */ && target.lastIndexOf('?', i) !== -1) return false
-    if (c === 46 /* '.' */ && target.charCodeAt(i - 1) === 47) return false
-    if (c === 37 /* '%' */ && target.charCodeAt(i + 1) === 50 /* '2' */ && (target.charCodeAt(i + 2) | 32) === 101 /* 'e' */) {
-      return false
-    }
+    else if (c === 39 /* "'" */ && !inPath) return false
+    else if (c === 46 /* '.' */ && target.charCodeAt(i - 1) === 47) return false
+    else if (c === 37 /* '%' */ && inPath && isRoutedApart(target, i)) return false
   }
   return true
 }
@@ -213,12 +240,16 @@ function originForm(target: string): string {
 }
 
 /**
- * Whether the URL parser keeps the segments of the path as sent: no dot segment (`.`, `..`, in any
- * mix with `%2e`/`%2E`), no backslash (read as `/`), no control character or space (dropped or
- * escaped). Express routes on the raw path; the app must get the same path, so any target the URL
- * parser would resolve differently is not the app's. `%2F`/`%5C` are not separators to either side.
+ * Whether Express (which routes on the raw target), the URL parser (which builds `request.url`) and
+ * Hono (which routes on that path after `decodeURI`) all read the same segments: no dot segment
+ * (`.`, `..`: the URL parser resolves them), no backslash (read as `/`), no control character or space
+ * (dropped or escaped), and no escape of a character no encoder escapes (`%61dmin` is `/admin` to
+ * Hono, not to an Express guard on `/admin`; `%2e` is a dot). A target that fails is never the app's:
+ * it is handed on untouched, or answered 400. Other escapes read alike: Hono decodes `%20` or
+ * `%E2%9C%93` into a character no client sends unescaped, so an Express route must name it escaped
+ * too, and `%2F`, `%3F`, `%25` stay escaped for both.
  */
-function keepsSegments(target: string): boolean {
+function routesAlike(target: string): boolean {
   let dots = 0 // dots in the current segment, -1 once anything else is in it
   for (let i = 1; i <= target.length; i++) {
     const c = i === target.length ? 47 : target.charCodeAt(i)
@@ -230,9 +261,8 @@ function keepsSegments(target: string): boolean {
       return false
     } else if (c === 46 /* '.' */) {
       if (dots >= 0) dots++
-    } else if (c === 37 /* '%' */ && target.charCodeAt(i + 1) === 50 /* '2' */ && (target.charCodeAt(i + 2) | 32) === 101 /* 'e' */) {
-      if (dots >= 0) dots++
-      i += 2
+    } else if (c === 37 /* '%' */ && isRoutedApart(target, i)) {
+      return false
     } else {
       dots = -1
     }
@@ -242,14 +272,14 @@ function keepsSegments(target: string): boolean {
 
 /**
  * The full request URL: origin + path and query, byte-exact where a real Request would keep them.
- * Throws a `BadRequestError` for a target the app must not get (see {@link keepsSegments}).
+ * Throws a `BadRequestError` for a target the app must not get (see {@link routesAlike}).
  */
 export function requestUrl(req: ExpressLikeRequest, origin: string, keepMountPath: boolean): string {
   let target = req.url ?? '/'
   if (target.charCodeAt(0) !== 47 /* '/' */) target = originForm(target)
   if (keepMountPath) target = keptTarget(req, target)
   if (isPlainTarget(target)) return origin + target
-  if (!keepsSegments(target)) throw new BadRequestError('Request target with dot segments or backslashes')
+  if (!routesAlike(target)) throw new BadRequestError('Request target that Express and the app would route apart')
   let url: URL
   try {
     url = new URL(origin + target)
@@ -261,4 +291,34 @@ export function requestUrl(req: ExpressLikeRequest, origin: string, keepMountPat
   const href = url.href
   const hash = href.indexOf('#', url.origin.length)
   return origin + href.slice(url.origin.length, hash === -1 ? href.length : hash)
+}
+
+/**
+ * How Express code run inside the app (`expressMiddleware()`) must see the request so that it routes
+ * on the path the app routes on: `url` is the path and query of the app's Request URL, with the
+ * escapes Hono decodes and Express would not match ({@link isRoutedApart}) decoded, and `baseUrl` is
+ * `''` when the app got the full path (`mountPath: 'keep'`). `undefined` when `req` already reads so,
+ * as it does for every request the bridge hands to the app in middleware mode under `'strip'`.
+ */
+export function expressView(req: ExpressLikeRequest, appUrl: string): { url: string; baseUrl: string | undefined } | undefined {
+  const pathStart = appUrl.indexOf('/', appUrl.indexOf('//') + 2)
+  let target = pathStart === -1 ? '/' : appUrl.slice(pathStart)
+  const current = req.url ?? '/'
+  const query = target.indexOf('?')
+  const end = query === -1 ? target.length : query
+  let percent = target.indexOf('%')
+  if (percent !== -1 && percent < end) {
+    let out = ''
+    let from = 0
+    for (; percent !== -1 && percent < end; percent = target.indexOf('%', percent + 1)) {
+      if (!isRoutedApart(target, percent)) continue
+      out += target.slice(from, percent) + String.fromCharCode(escapedAt(target, percent))
+      from = percent + 3
+    }
+    if (from !== 0) target = out + target.slice(from)
+  }
+  if (target === current) return undefined
+  const baseUrl = req.baseUrl
+  const full = baseUrl ? keptTarget(req, current.charCodeAt(0) === 47 ? current : originForm(current)) : undefined
+  return { url: target, baseUrl: full === target ? '' : baseUrl }
 }

@@ -193,6 +193,17 @@ function rawPath(target: string): string {
   return target.split(/[?#]/, 1)[0]
 }
 
+/**
+ * An escape Hono's path decoding (decodeURI) resolves into a character no encoder escapes
+ * (encodeURIComponent leaves it as it is): Hono reads `%61` as `a`, Express only matches `a` itself.
+ */
+function readApartByHono(path: string): boolean {
+  return (path.match(/%[0-9a-f]{2}/gi) ?? []).some((e) => {
+    const ch = String.fromCharCode(parseInt(e.slice(1), 16))
+    return ch < '\x80' && decodeURI(e) === ch && encodeURIComponent(ch) === ch
+  })
+}
+
 const targetChar = fc.constantFrom(
   ...'abZ09/./..%2e%2E%2f%5C?&=#\\ "<>`{}|^[]\'!$()*+,;:@~_-'.split(''),
   ...['%2e', '%2E', '%41', '%', '\t', '\x01', '\x7f', 'é', '/..', '/.', '%2e%2e'],
@@ -231,6 +242,13 @@ describe('requestUrl against new URL() and new Request()', () => {
     '/a/../b',
     '/a/%2e/b',
     '/a/%2E%2e/b',
+    '/%61dmin',
+    '/admi%6E/x',
+    '/a%7E',
+    '/a%2a%21%27%28%29',
+    '/p?x=%61',
+    '/a%25%61',
+    '/a%22%3C%5B',
     '/a/.%2e',
     '/a/...',
     '/a/.b',
@@ -241,11 +259,13 @@ describe('requestUrl against new URL() and new Request()', () => {
   function check(t: string): void {
     const url = bridgeUrl(t)
     if (url === 'refused') {
-      // Refused only where the URL parser would have changed the path Express routed.
+      // Refused only where the URL parser would have changed the path Express routed, or where Hono
+      // would read it as another path than Express.
       const path = rawPath(t)
-      expect(hasDotSegment(path) || parsed(t).pathname !== path).toBe(true)
+      expect(hasDotSegment(path) || parsed(t).pathname !== path || readApartByHono(path)).toBe(true)
       return
     }
+    expect(readApartByHono(rawPath(t))).toBe(false)
     expect(new Request(url).url).toBe(url)
     expect(url).toBe(parsed(t).href)
   }
