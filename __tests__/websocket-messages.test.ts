@@ -26,7 +26,7 @@ describe('WebSocket messages through the bridge', () => {
       '/echo',
       upgradeWebSocket((c) => ({
         onOpen(_evt, ws) {
-          seen.opens.push(`${ws.url?.pathname} ${c.req.query('room')} ${ws.protocol}`)
+          seen.opens.push(`${ws.url?.pathname} ${c.req.query('room')} ${JSON.stringify(ws.protocol)}`)
         },
         onMessage(evt, ws) {
           if (evt.data === 'bye') return ws.close(4001, 'asked to leave')
@@ -65,7 +65,16 @@ describe('WebSocket messages through the bridge', () => {
     const client = await connect(`ws://127.0.0.1:${port}/api/echo?room=7`, { protocols: ['chat.v1'] })
     client.ws.send('hello')
     expect(await client.next()).toBe('echo:hello')
-    expect(seen.opens).toContain('/echo 7 chat.v1')
+    expect(seen.opens).toContain('/echo 7 "chat.v1"')
+    client.ws.close()
+    await client.closed
+  })
+
+  it("gives ws.protocol as '' when the client asked for no subprotocol, as @hono/node-ws does", async () => {
+    const client = await connect(`ws://127.0.0.1:${port}/api/echo?room=none`)
+    client.ws.send('hello')
+    expect(await client.next()).toBe('echo:hello')
+    expect(seen.opens).toContain('/echo none ""')
     client.ws.close()
     await client.closed
   })

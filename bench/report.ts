@@ -1,4 +1,4 @@
-/** Markdown (stdout, latest.md, README), JSON and SVG output of `npm run bench` (no dependencies). */
+/** Markdown (stdout, latest-node<major>.md, README), JSON and SVG output of `npm run bench` (no dependencies). */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Sample } from './wrk.js'
@@ -142,8 +142,11 @@ export function svg(r: BenchResults): string {
   return p.join('\n') + '\n'
 }
 
-const START = '<!-- bench:start -->'
-const END = '<!-- bench:end -->'
+/** The README keeps one summary per Node line, between these markers. */
+const markers = (r: BenchResults) => {
+  const major = r.machine.node.slice(1).split('.')[0]
+  return [`<!-- bench:node${major}:start -->`, `<!-- bench:node${major}:end -->`]
+}
 
 /** Write <name>.md/.json/.svg; for the published run also refresh README's marked block. */
 export function writeResults(dir: string, name: string, r: BenchResults, readme?: string): { markdown: string; files: string[] } {
@@ -155,6 +158,7 @@ export function writeResults(dir: string, name: string, r: BenchResults, readme?
   writeFileSync(files[2], svg(r))
   if (readme !== undefined && existsSync(readme)) {
     const text = readFileSync(readme, 'utf8')
+    const [START, END] = markers(r)
     const a = text.indexOf(START)
     const b = text.indexOf(END)
     if (a !== -1 && b > a) {
@@ -165,7 +169,7 @@ export function writeResults(dir: string, name: string, r: BenchResults, readme?
   return { markdown: md, files }
 }
 
-// `tsx bench/report.ts bench/results/latest.json [--readme]`: re-render md/svg (and README) from the JSON.
+// `tsx bench/report.ts bench/results/latest-node24.json [--readme]`: re-render md/svg (and README) from the JSON.
 if (require.main === module) {
   const file = process.argv[2]
   if (!file) throw new Error('usage: tsx bench/report.ts <results.json> [--readme]')

@@ -13,7 +13,7 @@ import { check } from './check.js'
 import { readConfig } from './config.js'
 import { RATIOS } from './modes.js'
 import { writeResults, type BenchResults } from './report.js'
-import { CAN_PIN, startServer, stopServer, type RunningServer } from './server-process.js'
+import { CAN_PIN, startServer, stopServer, useNode, type RunningServer } from './server-process.js'
 import { median, pairedCpuRatio } from './stats.js'
 import { wrk, type Sample } from './wrk.js'
 
@@ -25,7 +25,7 @@ function machine(): BenchResults['machine'] {
   return {
     cpu: cpuinfo.split(':')[1]?.trim() || cpus()[0]?.model || 'unknown',
     cores: cpus().length,
-    node: process.version,
+    node: config.nodeVersion,
     platform: `${process.platform} ${process.arch}`,
     wrk: (v.stdout + v.stderr).split('\n')[0].replace(/\s*\[.*$/, '').trim(),
     pinned: CAN_PIN,
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
   const seconds = modes.length * routes.length * (config.warmup + config.rounds * config.duration)
   console.log(`${modes.length} modes × ${routes.length} routes, ${config.rounds} rounds of ${config.duration} s, ` +
     `${config.warmup} s warm-up, wrk -c${config.connections}: about ${Math.ceil(seconds / 60)} min of load`)
+  useNode(config.node)
   const m = machine()
   await buildServers({ skipPackageBuild: !config.build })
 
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    const readme = config.out === 'latest' ? path.join(ROOT, 'README.md') : undefined
+    const readme = config.out.startsWith('latest-node') ? path.join(ROOT, 'README.md') : undefined
     const written = writeResults(path.join(ROOT, 'bench', 'results'), config.out, results, readme)
     console.log('\n' + written.markdown)
     console.log(`written: ${written.files.map((f) => path.relative(ROOT, f)).join(', ')}`)

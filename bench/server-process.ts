@@ -13,6 +13,12 @@ export function pinned(cpu: number, cmd: string, args: string[]): [string, strin
   return CAN_PIN ? ['taskset', ['-c', String(cpu), cmd, ...args]] : [cmd, args]
 }
 
+/** The node binary servers run on: `--node` / BENCH_NODE, else the one running the bench. */
+let serverNode = process.env.BENCH_NODE || process.execPath
+export function useNode(binary: string): void {
+  serverNode = binary
+}
+
 export interface RunningServer {
   mode: string
   port: number
@@ -28,7 +34,7 @@ export interface StartOptions {
 }
 
 export function startServer(mode: string, options: StartOptions = {}): Promise<RunningServer> {
-  const [cmd, args] = pinned(0, process.execPath, [...(options.nodeArgs ?? []), serverFile(mode)])
+  const [cmd, args] = pinned(0, serverNode, [...(options.nodeArgs ?? []), serverFile(mode)])
   const stdio: ('ignore' | 'pipe' | 'inherit' | 'ipc')[] = ['ignore', 'pipe', 'inherit']
   if (options.ipc) stdio.push('ipc')
   // taskset execs node, so the pid is the server's own; NODE_ENV as in production.

@@ -78,6 +78,9 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const { origin, keepMountPath, env: envFactory, fallback, drain } = opts
 
   const fallthrough = opts.fallthrough
+  // At once, not on the first request: code that builds a Request or Response before any request
+  // arrives (start-up, a test) gets the same classes the app will.
+  if (opts.overrideGlobalObjects) installGlobals()
 
   // No closures on the synchronous path: respond() is a module function taking the request's parts.
   const handler = withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {

@@ -105,8 +105,8 @@ export interface DispatchInfo {
 /** Options of `fetchBridge`. */
 export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse> {
   /**
-   * Install the bridge's lightweight `Response` as `globalThis.Response` the first time the bridge
-   * handles a request, so `new Response()`, `c.text()` and `c.json()` take the fast path. The
+   * Install the bridge's lightweight `Response` as `globalThis.Response` when `fetchBridge()` is
+   * called (before any request, so start-up code and tests build the same classes the app gets), so `new Response()`, `c.text()` and `c.json()` take the fast path. The
    * lightweight class passes `instanceof Response` for real responses too. The global `Request` and
    * `fetch` are wrapped at the same time so they accept the lazy `c.req.raw` like a platform Request
    * (`new Request(c.req.raw, init)`, `fetch(c.req.raw)`, as `hono/body-limit` and
@@ -212,6 +212,13 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
     throw new TypeError('fetchBridge: options must be an object')
   }
   const { mountPath = 'strip' } = options
+  // `fallthrough: 'no'` must not act as true: every option is checked for its type, as below.
+  for (const name of ['overrideGlobalObjects', 'fallthrough'] as const) {
+    const value = options[name]
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new TypeError(`fetchBridge: ${name} must be true or false, got ${typeof value === 'string' ? `'${value}'` : String(value)}`)
+    }
+  }
   if (mountPath !== 'strip' && mountPath !== 'keep') {
     throw new TypeError(`fetchBridge: mountPath must be 'strip' or 'keep', got ${String(mountPath)}`)
   }

@@ -80,9 +80,17 @@ function onEnd(this: ReadingRequest): void {
 }
 
 function onError(this: ReadingRequest, err: Error): void {
-  // The client went away after sending everything: the bytes that arrived are the body.
-  if (this.complete) recover(this)
+  if (this.complete && isClientGone(err)) recover(this)
   else settle(this, err)
+}
+
+/**
+ * Node destroys a request whose client went away with ECONNRESET, also after the whole body arrived:
+ * then the bytes that arrived are the body. Any other error (`req.destroy(new Error('Payload too
+ * large'))` from the application) is the read's, even on a complete request.
+ */
+function isClientGone(err: unknown): boolean {
+  return err === undefined || err === null || (err as { code?: unknown }).code === 'ECONNRESET'
 }
 
 function onClose(this: ReadingRequest): void {
@@ -133,8 +141,9 @@ function start(req: ReadingRequest, read: BodyRead): void {
   req[READ] = read
   if (req.destroyed) {
     // Gone before the first read: no event will come, the complete body (if any) is buffered.
-    if (req.complete) recover(req)
-    else settle(req, bodyAborted())
+    const errored = (req as { errored?: unknown }).errored
+    if (req.complete && isClientGone(errored)) recover(req)
+    else settle(req, isClientGone(errored) ? bodyAborted() : errored)
     return
   }
   req.on('data', onData)

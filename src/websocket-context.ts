@@ -35,13 +35,14 @@ class BridgeErrorEvent extends Event {
 class BridgeWSContext {
   readonly raw: WebSocketLike
   readonly url: URL | null
-  readonly protocol: string | null
+  /** The subprotocol chosen, `''` for none (as @hono/node-ws gives it). */
+  readonly protocol: string
   binaryType: BinaryType = 'arraybuffer'
 
   constructor(ws: WebSocketLike, url: string | undefined) {
     this.raw = ws
     this.url = url === undefined ? null : new URL(url)
-    this.protocol = ws.protocol === '' ? null : ws.protocol
+    this.protocol = ws.protocol
   }
 
   get readyState(): 0 | 1 | 2 | 3 {

@@ -10,9 +10,9 @@ export interface GlobalOverrideCase {
   title: string
   /** Options passed to fetchBridge. */
   options?: FetchBridgeOptions
-  /** Title of the test on globalThis.Response before/after the first request. */
+  /** Title of the test on globalThis.Response before/after fetchBridge() and the first request. */
   globalTitle: string
-  /** What globalThis.Response must be after the first request. */
+  /** What globalThis.Response must be once fetchBridge() returned. */
   globalAfter: unknown
   /** Whether Hono's plain bodies take the fast path. */
   fastPath: boolean
@@ -35,11 +35,16 @@ export function describeGlobalOverride(c: GlobalOverrideCase): void {
 
   const { hono, fastPath } = honoApp(() => upstream.url)
   const app = express()
+  const before = { Response: globalThis.Response, Request: globalThis.Request }
   app.use(fetchBridge(hono, c.options))
+  // What fetchBridge() itself left, before any request (start-up code and tests see these).
+  const atCreation = { Response: globalThis.Response, Request: globalThis.Request }
 
   describe(c.title, () => {
     it(c.globalTitle, async () => {
-      expect(globalThis.Response).toBe(OriginalResponse)
+      expect(before.Response).toBe(OriginalResponse)
+      expect(atCreation.Response).toBe(c.globalAfter)
+      expect(atCreation.Request === before.Request).toBe(c.globalAfter === OriginalResponse)
       await request(app).get('/text')
       expect(globalThis.Response).toBe(c.globalAfter)
     })
