@@ -38,3 +38,24 @@ describe('Content-Length with overrideGlobalObjects: false', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*')
   })
 })
+
+describe('a large fixed body of a platform Response still gets its exact Content-Length', () => {
+  // One chunk past the read-ahead limit (1 MiB) and then its end: a fixed body, not a stream.
+  const SIZE = 10 * 1024 * 1024
+  const text = 'x'.repeat(SIZE)
+  const hono = new Hono()
+  hono.get('/text', (c) => c.text(text))
+  hono.get('/bytes', () => new Response(new Uint8Array(SIZE).fill(0x61)))
+  const app = express().use(fetchBridge(hono, { overrideGlobalObjects: false }))
+
+  it.each(['/text', '/bytes'])('%s (10 MiB)', async (path) => {
+    const res = await request(app).get(path).buffer(true).parse((r, done) => {
+      let n = 0
+      r.on('data', (c: Buffer) => (n += c.length))
+      r.on('end', () => done(null, n))
+    })
+    expect(res.headers['transfer-encoding']).toBeUndefined()
+    expect(res.headers['content-length']).toBe(String(SIZE))
+    expect(res.body).toBe(SIZE)
+  })
+})

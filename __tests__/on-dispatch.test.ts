@@ -70,7 +70,7 @@ describe.each(expressVersions)('onDispatch on %s', (_name, express) => {
     const server = await listen(fetchBridge(honoApp(), { fallback: legacy, onDispatch }))
     const mounted = express()
     mounted.use('/api', fetchBridge(honoApp(), { onDispatch }))
-    const kept = new Hono().get('/v2/items/:id', (c) => c.text('kept'))
+    const kept = new Hono().get('/v2/items/:id', (c) => c.text('kept')).get('/v2', (c) => c.text('kept root'))
     mounted.use('/v2', fetchBridge(kept, { mountPath: 'keep', onDispatch }))
     const inner = await listen(mounted)
     try {
@@ -79,12 +79,15 @@ describe.each(expressVersions)('onDispatch on %s', (_name, express) => {
       await until(2)
       expect((await request(inner.url + '/api/users/1')).body.toString()).toBe('user 1')
       expect((await request(inner.url + '/v2/items/9')).body.toString()).toBe('kept')
-      await until(4)
+      // Express turns /v2?x=1 into url /?x=1 under /v2; Hono is given /v2?x=1 and serves /v2.
+      expect((await request(inner.url + '/v2?x=1')).body.toString()).toBe('kept root')
+      await until(5)
       expect(calls.map((c) => [c.side, c.route, c.status])).toEqual([
         ['fallback', undefined, 200],
         ['fallback', undefined, 404],
         ['hono', '/users/:id', 200],
         ['hono', '/v2/items/:id', 200],
+        ['hono', '/v2', 200],
       ])
     } finally {
       await server.close()
@@ -130,6 +133,24 @@ describe('onDispatch without Express', () => {
       expect([a.res.statusCode, a.body.toString()]).toEqual([b.res.statusCode, b.body.toString()])
       await until(1)
       expect(calls.map((c) => [c.side, c.status])).toEqual([['none', 404]])
+    } finally {
+      await reported.close()
+      await plain.close()
+    }
+  })
+
+  it.each(['/a/../b', '/%61dmin'])('answers a target the app must not get (%s) 400, as without the option', async (path) => {
+    const { calls, onDispatch, until } = recorder()
+    const reported = await listen(fetchBridge(honoApp(), { onDispatch }))
+    const plain = await listen(fetchBridge(honoApp()))
+    try {
+      // Sent as written: a URL string would have its dot segments resolved by the client.
+      const a = await request(reported.url, { path })
+      const b = await request(plain.url, { path })
+      expect(b.res.statusCode).toBe(400)
+      expect([a.res.statusCode, a.body.toString()]).toEqual([b.res.statusCode, b.body.toString()])
+      await until(1)
+      expect(calls.map((c) => c.status)).toEqual([400])
     } finally {
       await reported.close()
       await plain.close()

@@ -9,7 +9,7 @@ import {
   type ResolvedOptions,
 } from './options.js'
 import { fallthroughFetch, isHonoFetch, isHonoLike, isUnmatched, NOT_FOUND, withNotFoundHeaders } from './fallthrough.js'
-import { badRequest, failed, passOn, refuseHttp2, withListen } from './front-door.js'
+import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } from './front-door.js'
 import { BadRequestError } from './errors.js'
 import { noteUnfinishedBody } from './drain.js'
 import { createRequest } from './request.js'
@@ -98,7 +98,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       // A Host or target the app cannot be given as Express routed it (`OPTIONS *`, dot segments, a
       // Host no URL can hold): not the app's. Whoever is behind answers it as without the bridge.
       if (!(err instanceof BadRequestError)) return failed(req, res, next, err)
-      if (fallthrough && (next !== undefined || fallback !== undefined)) return passOn(req, res, next, fallback)
+      if (fallthrough && someoneBehind(next, fallback)) return passOn(req, res, next, fallback)
       return badRequest(res)
     }
     // `incoming` and `outgoing` are the request's own objects: an `env()` result cannot replace them.

@@ -5,8 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { bridgeInfo, recordBridge } from './bridge-info.js'
-import { failed, passOn, withListen } from './front-door.js'
+import { failed, nobodyBehind, passOn, withListen } from './front-door.js'
 import { canMatch, honoMatches, type HonoRoutes } from './hono-routes.js'
+import { appTarget } from './url.js'
 import type { BridgeHandler, DispatchInfo, DispatchSide, FallbackHandler, FetchApp, FetchBridgeOptions, NextFunction } from './options.js'
 
 const DISPATCH: unique symbol = Symbol('express-fetch-bridge.dispatch')
@@ -78,8 +79,7 @@ export function reportingBridge(
   const hono = canMatch(app) ? app : undefined
 
   const handler = function reportingBridgeMiddleware(req: Tracked, res: ServerResponse, next?: NextFunction) {
-    const url = req.url ?? '/'
-    const appUrl = info.keepMountPath ? ((req as { baseUrl?: string }).baseUrl ?? '') + url : url
+    const appUrl = appTarget(req, info.keepMountPath)
     const dispatch = new Dispatch(req, res, performance.now(), hono, appUrl)
     req[DISPATCH] = dispatch
     res.once('close', () => {
@@ -100,11 +100,11 @@ export function reportingBridge(
       }
     } else if (fallback === undefined) {
       // On a bare node:http server `next()` would be the bridge's own 404: the same answers as without it.
-      reportedNext = function (err?: unknown) {
+      reportedNext = nobodyBehind(function (err?: unknown) {
         if (err !== undefined) return failed(req, res, undefined, err)
         dispatch.side = 'none'
         passOn(req, res, undefined, undefined)
-      }
+      })
     }
     inner(req, res, reportedNext)
   }

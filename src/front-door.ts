@@ -7,6 +7,21 @@ import { handOver } from './request-body.js'
  * fallback, or — on a bare node:http server — a final answer like Express's own final handler.
  */
 
+const NOBODY_BEHIND: unique symbol = Symbol.for('express-fetch-bridge/nobody-behind') as any
+
+/**
+ * Marks a `next` that stands for "nobody behind the bridge" (the `onDispatch` wrapper's on a bare
+ * node:http server), so that {@link someoneBehind} answers as if there were no `next` at all.
+ */
+export function nobodyBehind<T extends NextFunction>(next: T): T {
+  return Object.defineProperty(next, NOBODY_BEHIND, { value: true })
+}
+
+/** Whether anyone can answer a request the app must not get: Express (`next`) or the fallback. */
+export function someoneBehind(next: NextFunction | undefined, fallback: FallbackHandler | undefined): boolean {
+  return fallback !== undefined || (next !== undefined && (next as { [NOBODY_BEHIND]?: true })[NOBODY_BEHIND] !== true)
+}
+
 /** No route of the app matched: hand the request on untouched (unless the app read part of its body). */
 export function passOn(req: IncomingMessage, res: ServerResponse, next: NextFunction | undefined, fallback: FallbackHandler | undefined): void {
   const unusable = handOver(req)

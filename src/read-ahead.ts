@@ -10,7 +10,7 @@ import type { ReadableStreamReadResult } from 'node:stream/web'
 type Reader = ReadableStreamDefaultReader<Uint8Array>
 type ReadResult = ReadableStreamReadResult<Uint8Array>
 
-/** Beyond this much, a stream that is still going goes out chunked rather than buffered. */
+/** Beyond this much (and one chunk more), a stream that is still going goes out chunked rather than buffered. */
 export const READ_AHEAD_LIMIT = 1 << 20
 
 export interface ReadAhead {
@@ -34,7 +34,10 @@ export async function readAhead(reader: Reader): Promise<ReadAhead> {
   let failed = false
   const onResult = (r: ReadResult) => (result = r)
   const onError = () => (failed = true)
-  while (out.total <= READ_AHEAD_LIMIT) {
+  // Once past the limit, one more read: a fixed body of any size is one chunk and its end (a platform
+  // `new Response(tenMiBString)`), and it must still go out with an exact Content-Length.
+  let last = false
+  for (;;) {
     const read = reader.read()
     result = undefined
     read.then(onResult, onError)
@@ -58,6 +61,7 @@ export async function readAhead(reader: Reader): Promise<ReadAhead> {
     if (value.byteLength === 0) continue
     out.chunks.push(value as Uint8Array)
     out.total += value.byteLength
+    if (last) return out
+    last = out.total > READ_AHEAD_LIMIT
   }
-  return out
 }

@@ -271,6 +271,15 @@ function routesAlike(target: string): boolean {
 }
 
 /**
+ * The path and query the app routes on: `req.url`, or under `mountPath: 'keep'` the full target
+ * Express routed (see {@link keptTarget}). Unvalidated: for reports, not for building a Request.
+ */
+export function appTarget(req: ExpressLikeRequest, keepMountPath: boolean): string {
+  const url = req.url ?? '/'
+  return keepMountPath ? keptTarget(req, url) : url
+}
+
+/**
  * The full request URL: origin + path and query, byte-exact where a real Request would keep them.
  * Throws a `BadRequestError` for a target the app must not get (see {@link routesAlike}).
  */
