@@ -10,18 +10,29 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 export type ExpressHandler = (...args: any[]) => unknown
 
+/**
+ * A `next(err)` that comes after the run handed on (connect-timeout's 503, from a timer): in Express
+ * it reaches the error handlers while the route is still working, and wins if nothing was sent yet.
+ */
+export interface LateErrors {
+  /** The first late error, once one came. */
+  error?: unknown
+  /** Called with it, if set by then. */
+  listener?: (err: unknown) => void
+}
+
 /** How the run ended. */
 export type ChainOutcome =
-  | { kind: 'next' }
+  | { kind: 'next'; late: LateErrors }
   | { kind: 'error'; error: unknown }
   | { kind: 'answered' }
 
-const NEXT: ChainOutcome = Object.freeze({ kind: 'next' })
 const ANSWERED: ChainOutcome = Object.freeze({ kind: 'answered' })
 
 export function runChain(stack: readonly ExpressHandler[], req: IncomingMessage, res: ServerResponse): Promise<ChainOutcome> {
   return new Promise<ChainOutcome>((resolve) => {
     let settled = false
+    let late: LateErrors | undefined
     let index = 0
     const settle = (outcome: ChainOutcome) => {
       if (settled) return
@@ -36,8 +47,15 @@ export function runChain(stack: readonly ExpressHandler[], req: IncomingMessage,
     res.once('close', onEnd)
 
     const next = (err?: unknown): void => {
-      if (settled) return
-      if (err === 'router') return settle(NEXT)
+      if (settled) {
+        // After the run handed on, only an error still matters (Express would run its error handlers).
+        if (late !== undefined && err && err !== 'route' && err !== 'router' && late.error === undefined) {
+          late.error = err
+          late.listener?.(err)
+        }
+        return
+      }
+      if (err === 'router') return settle(handedOn())
       // As in Express, any falsy value is "no error", and 'route' skips to the next layer.
       let error = err === 'route' ? undefined : err
       while (index < stack.length) {
@@ -56,8 +74,9 @@ export function runChain(stack: readonly ExpressHandler[], req: IncomingMessage,
           error = e || new Error('Middleware threw a falsy value')
         }
       }
-      settle(error ? { kind: 'error', error } : NEXT)
+      settle(error ? { kind: 'error', error } : handedOn())
     }
+    const handedOn = (): ChainOutcome => ({ kind: 'next', late: (late = {}) })
     if (res.writableEnded) settle(ANSWERED)
     else next()
   })

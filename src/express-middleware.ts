@@ -118,6 +118,7 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
       req.url = view.url
       req.baseUrl = view.baseUrl
     }
+    const method = req.method
     const outcome = await runChain(stack, req, res)
     if (view !== undefined) {
       req.url = url
@@ -130,15 +131,34 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
       if (res.headersSent && !res.writableEnded) res.destroy()
       throw toHonoError(outcome.error)
     }
+    // Hono chose the route before the chain ran: a changed method would run the wrong handler.
+    if (req.method !== method) throw new TypeError(methodChanged(method, req.method))
     if (unread) {
       const replaced = await requestAfterParse(req, c.req.raw)
       if (replaced !== undefined) c.req.raw = replaced
     }
     for (const name of vars) c.set(name, req[name as string])
-    await next()
+    const late = outcome.late
+    if (late.error !== undefined) throw toHonoError(late.error)
+    // A late next(err) (connect-timeout) while Hono works wins, as in Express: onError answers.
+    const lateError = await new Promise<unknown>((resolve, reject) => {
+      late.listener = resolve
+      next().then(() => resolve(undefined), reject)
+    })
+    late.listener = undefined
+    if (lateError !== undefined) throw toHonoError(lateError)
     if (!viaBridge) mergeOutgoingInto(c, res)
   }
   return middleware as ExpressMiddleware<any>
+}
+
+function methodChanged(from: string | undefined, to: string | undefined): string {
+  return (
+    `expressMiddleware: a middleware changed the request method from ${from} to ${to} (method-override?), ` +
+    'but Hono chose the route before it ran. Use Hono\'s own methodOverride({ app }) from ' +
+    "'hono/method-override', which dispatches the request again, or keep method-override in Express " +
+    'in front of the bridge (middleware mode).'
+  )
 }
 
 function flatten(list: unknown[], out: ExpressHandler[] = []): ExpressHandler[] {
