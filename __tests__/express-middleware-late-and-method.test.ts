@@ -1,9 +1,8 @@
-import express from 'express'
 import methodOverride from 'method-override'
 import timeout from 'connect-timeout'
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { expressMiddleware, fetchBridge } from '../src/index.js'
+import { expressMiddleware } from '../src/index.js'
 import { ALL_HOSTS, host, type Hosted } from './helpers/hono-hosts.js'
 import { request, sleep } from './helpers/transport.js'
 

@@ -37,6 +37,28 @@ export function mergeOutgoingInto(c: HonoContextLike, res: ServerResponse): void
   }
 }
 
+const LENGTH_VISIBLE = Symbol('express-fetch-bridge.length-visible')
+
+/**
+ * @hono/node-server gives a fixed body its length through Node's internal `_contentLength`, not as a
+ * header, so middleware that decides in `writeHead` (compression's threshold, through on-headers) or
+ * logs the header after (morgan) sees none. Wrapping `res.writeHead` outermost, after the chain ran,
+ * turns that length into the Content-Length header they look for, as the bridge's serializer sends it.
+ */
+export function lengthVisibleToMiddleware(res: ServerResponse): void {
+  const r = res as ServerResponse & { [LENGTH_VISIBLE]?: true; _contentLength?: number | null }
+  if (r[LENGTH_VISIBLE] || res.headersSent) return
+  r[LENGTH_VISIBLE] = true
+  const inner = res.writeHead
+  res.writeHead = function writeHead(this: typeof r, ...args: Parameters<ServerResponse['writeHead']>) {
+    const length = this._contentLength
+    if (typeof length === 'number' && !this.headersSent && !this.hasHeader('content-length') && !this.hasHeader('transfer-encoding')) {
+      this.setHeader('Content-Length', length)
+    }
+    return inner.apply(this, args)
+  } as ServerResponse['writeHead']
+}
+
 function sameList(a: FlatHeaders, b: FlatHeaders): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false

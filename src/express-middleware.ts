@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import { ServerResponse, type IncomingMessage } from 'node:http'
 // @ts-ignore -- hono is an optional peer: without it the fallback type below applies
 import type { MiddlewareHandler as HonoMiddlewareHandler } from 'hono'
 import { alreadySent } from './already-sent.js'
@@ -6,7 +6,7 @@ import { defaultExpressApp, enterApp, hasNodeBindings, isExpressApp, leaveApp, t
 import { bodyUnread, requestAfterParse } from './express-body.js'
 import { runChain, type ExpressHandler } from './express-chain.js'
 import { toHonoError } from './express-errors.js'
-import { mergeOutgoingInto } from './express-headers.js'
+import { lengthVisibleToMiddleware, mergeOutgoingInto } from './express-headers.js'
 import type { ExpressBindings, OrFallback } from './options.js'
 import { LazyRequest } from './request.js'
 import { expressView } from './url.js'
@@ -147,7 +147,10 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
     })
     late.listener = undefined
     if (lateError !== undefined) throw toHonoError(lateError)
-    if (!viaBridge) mergeOutgoingInto(c, res)
+    if (!viaBridge) {
+      mergeOutgoingInto(c, res)
+      if (res.writeHead !== ServerResponse.prototype.writeHead) lengthVisibleToMiddleware(res)
+    }
   }
   return middleware as ExpressMiddleware<any>
 }
