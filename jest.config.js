@@ -10,7 +10,12 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   },
   // Sources import with explicit .js extensions (required by NodeNext ESM output).
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // Examples import the package by its name, as users do: mapped to src/ (tsconfig.json "paths" too).
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    '^express-fetch-bridge$': '<rootDir>/src/index.ts',
+    '^express-fetch-bridge/websocket$': '<rootDir>/src/websocket.ts',
+  },
   testTimeout: 20000,
   reporters: ['default', '<rootDir>/scripts/summary-reporter.js'],
 }

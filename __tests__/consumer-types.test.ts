@@ -23,6 +23,7 @@ import type {
 } from 'express-fetch-bridge'
 import { expressMiddleware, migrationReport, RESPONSE_ALREADY_SENT } from 'express-fetch-bridge'
 import { attachWebSockets, upgradeWebSocket, type WebSocketServerLike } from 'express-fetch-bridge/websocket'
+import { WebSocketServer } from 'ws'
 
 const hono = new Hono<{ Bindings: ExpressBindings }>()
 hono.get('/me', (c) => c.text(c.env.incoming.get('user-agent') ?? c.env.outgoing.statusCode.toString()))
@@ -68,6 +69,11 @@ hono.get('/ws', upgradeWebSocket(() => ({
 const wss = {} as WebSocketServerLike
 const server = app.listen(0)
 attachWebSockets(server, bridge, { wss }).detach()
+// The README's own call, with ws's types, under exactOptionalPropertyTypes; options read from the
+// environment may be undefined.
+attachWebSockets(server, bridge, { wss: new WebSocketServer({ noServer: true }), mountedAt: process.env.WS_MOUNT }).detach()
+fetchBridge(hono, { origin: process.env.PUBLIC_ORIGIN, onDispatch: undefined, drain: { maxMs: undefined } })
+void expressMiddleware({ app: undefined, vars: undefined })
 server.close()
 void migrationReport(app, hono).format()
 `
@@ -99,7 +105,7 @@ beforeAll(() => {
   mkdirSync(modules)
   // A copy, not a link: the package must find the peers' types from where it is installed.
   cpSync(pack.dir, path.join(modules, 'express-fetch-bridge'), { recursive: true })
-  for (const name of ['@types', 'express', 'hono']) symlinkSync(path.join(root, 'node_modules', name), path.join(modules, name), 'dir')
+  for (const name of ['@types', 'express', 'hono', 'ws']) symlinkSync(path.join(root, 'node_modules', name), path.join(modules, name), 'dir')
   for (const mode of modes) {
     const project = projectOf(mode)
     mkdirSync(project)
@@ -109,6 +115,7 @@ beforeAll(() => {
       types: ['node'],
       skipLibCheck: false,
       strict: true,
+      exactOptionalPropertyTypes: true,
       esModuleInterop: true,
       noEmit: true,
       target: 'ES2022',
@@ -130,7 +137,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 }, 200_000)
 
-describe('a Node-only TypeScript consumer of the packed package (lib ES2022, types node, skipLibCheck false)', () => {
+describe('a Node-only TypeScript consumer of the packed package (lib ES2022, types node, skipLibCheck false, exactOptionalPropertyTypes)', () => {
   it.each(modes.map((mode) => [mode.name, mode] as const))('type-checks under %s resolution', async (_name, mode) => {
     const stdout = await outputs.get(mode.name)!
     const errors = stdout.split('\n').filter((line) => /error TS\d+/.test(line))

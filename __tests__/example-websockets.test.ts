@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process'
+import path from 'node:path'
 import { io as ioClient } from 'socket.io-client'
 import { useExample } from './helpers/run-example.js'
 import { closeAll, connect, rawUpgrade } from './helpers/websocket.js'
@@ -43,5 +45,26 @@ describe('examples/websockets (npm run example:websockets)', () => {
     })
     socket.close()
     expect(hello).toBe('from the legacy socket.io namespace')
+  })
+
+  it('the chat client it prints (npm run example:websockets:client) logs in and chats, with no tool to install', async () => {
+    const client = spawn(process.execPath, [require.resolve('tsx/cli'), 'examples/websockets/client.ts', 'carol', example().url], {
+      cwd: path.resolve(__dirname, '..'),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let out = ''
+    client.stdout.on('data', (c) => (out += c))
+    client.stderr.on('data', (c) => (out += c))
+    const exited = new Promise<number | null>((resolve) => client.once('exit', resolve))
+    const until = async (text: string) => {
+      for (let i = 0; i < 200 && !out.includes(text); i++) await new Promise((r) => setTimeout(r, 50))
+      expect(out).toContain(text)
+    }
+    await until('connected as carol')
+    client.stdin.write('hello from the client\n')
+    await until('< carol: hello from the client')
+    client.stdin.end()
+    expect(await exited).toBe(0)
+    expect(example().output()).toContain('chat:    npm run example:websockets:client')
   })
 })

@@ -13,7 +13,8 @@ import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } fr
 import { BadRequestError } from './errors.js'
 import { noteUnfinishedBody } from './drain.js'
 import { createRequest } from './request.js'
-import { installGlobals } from './globals.js'
+import { installGlobals, REAL_REQUEST } from './globals.js'
+import { BRIDGE_ENV } from './process-shared.js'
 import { hasBody } from './request-body.js'
 import { writeResponse } from './serializer.js'
 import { recordBridge } from './bridge-info.js'
@@ -75,7 +76,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   // Only a bridge with onDispatch pays for it: the reporting wrapper is a separate handler.
   if (opts.onDispatch !== undefined) return reportingBridge(app, options!, opts.onDispatch, fetchBridge)
   const fetch = resolveFetch(app, opts.fallthrough)
-  const { origin, keepMountPath, env: envFactory, fallback, drain } = opts
+  const { origin, keepMountPath, env: envFactory, fallback, drain, overrideGlobalObjects } = opts
 
   const fallthrough = opts.fallthrough
   // At once, not on the first request: code that builds a Request or Response before any request
@@ -84,7 +85,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
 
   // No closures on the synchronous path: respond() is a module function taking the request's parts.
   const handler = withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
-    if (opts.overrideGlobalObjects) installGlobals()
+    if (overrideGlobalObjects) installGlobals()
 
     if (req.httpVersionMajor === 2) return refuseHttp2(res)
 
@@ -94,6 +95,9 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     let request: Request
     try {
       request = createRequest(req, res, origin, keepMountPath)
+      // Without the global override the app gets what it asked for: a platform Request, which the
+      // platform's own Request constructor, clone() and fetch() accept (the lazy one they do not).
+      if (!overrideGlobalObjects) request = (request as unknown as { [REAL_REQUEST](): Request })[REAL_REQUEST]()
     } catch (err) {
       // A Host or target the app cannot be given as Express routed it (`OPTIONS *`, dot segments, a
       // Host no URL can hold): not the app's. Whoever is behind answers it as without the bridge.
@@ -103,8 +107,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     }
     // `incoming` and `outgoing` are the request's own objects: an `env()` result cannot replace them.
     const env: object = envFactory === undefined
-      ? { incoming: req, outgoing: res }
-      : { ...envFactory(req, res), incoming: req, outgoing: res }
+      ? { incoming: req, outgoing: res, [BRIDGE_ENV]: true }
+      : { ...envFactory(req, res), incoming: req, outgoing: res, [BRIDGE_ENV]: true }
 
     let result: unknown
     try {

@@ -8,7 +8,7 @@ import { runChain, type ExpressHandler } from './express-chain.js'
 import { toHonoError } from './express-errors.js'
 import { lengthVisibleToMiddleware, mergeOutgoingInto } from './express-headers.js'
 import type { ExpressBindings, OrFallback } from './options.js'
-import { LazyRequest } from './request.js'
+import { BRIDGE_ENV } from './process-shared.js'
 import { expressView } from './url.js'
 
 /** An Express/Connect middleware, error handler, Router or app — or a (nested) list of them, as `app.use()` takes. */
@@ -31,14 +31,14 @@ export interface ExpressMiddlewareOptions<K extends keyof ExpressIncoming = neve
    * @example expressMiddleware({ app: legacyApp }, rateLimit({ limit: 100 }))
    * @example expressMiddleware({ app: false }, helmet())
    */
-  app?: ExpressAppLike | ((req: any, res: any, next?: any) => void) | false
+  app?: ExpressAppLike | ((req: any, res: any, next?: any) => void) | false | undefined
   /**
    * Properties of the request to copy into Hono's `c.var` once the middleware handed on, so Hono
    * code reads `c.var.user` instead of `c.env.incoming.user` (typed from `c.env.incoming`).
    * @default []
    * @example expressMiddleware({ vars: ['user', 'session'] }, session(opts), passport.session())
    */
-  vars?: readonly K[]
+  vars?: readonly K[] | undefined
 }
 
 /** What {@link expressMiddleware} adds to the Hono environment. */
@@ -104,7 +104,7 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
     const req = env.incoming as IncomingMessage & Record<string, any>
     const res = env.outgoing
     // The bridge's serializer merges res headers itself when it writes; other hosts need it done here.
-    const viaBridge = c.req.raw instanceof LazyRequest
+    const viaBridge = (env as { [BRIDGE_ENV]?: true })[BRIDGE_ENV] === true
     const app = noExpressApi ? undefined : givenApp ?? (isExpressApp(req.app) ? undefined : defaultExpressApp())
     req.originalUrl ??= req.url
     const unread = bodyUnread(req)

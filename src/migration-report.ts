@@ -73,9 +73,9 @@ export interface MigrationReportOptions {
    * bridge mounted elsewhere): a path prefix. A given prefix overrides detection.
    * @default '/' (in front of every Express route)
    */
-  prefix?: string
+  prefix?: string | undefined
   /** The bridge's `mountPath` option for that prefix. @default 'strip' */
-  mountPath?: 'strip' | 'keep'
+  mountPath?: 'strip' | 'keep' | undefined
 }
 
 /** The report: plain data (what `toJSON()` / `JSON.stringify` give) plus `format()` for a table. */

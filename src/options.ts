@@ -111,13 +111,13 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * `fetch` are wrapped at the same time so they accept the lazy `c.req.raw` like a platform Request
    * (`new Request(c.req.raw, init)`, `fetch(c.req.raw)`, as `hono/body-limit` and
    * `hono/method-override` do); `instanceof Request` stays true for both kinds. With `false` globals
-   * stay untouched and every response is still served (through the general path), but the platform's
-   * `new Request(c.req.raw)` and `fetch(c.req.raw)` throw a `TypeError` (they read internal slots only
-   * a real Request has): pass the lazy Request as the init instead, `new Request(c.req.url, c.req.raw)`.
+   * stay untouched, the app gets a platform Request (built per request, its body still streamed from
+   * the socket), which the platform's `new Request(c.req.raw)`, `clone()` and `fetch()` accept, and
+   * every response is served through the general path.
    * @default true
    * @example fetchBridge(app, { overrideGlobalObjects: false })
    */
-  overrideGlobalObjects?: boolean
+  overrideGlobalObjects?: boolean | undefined
   /**
    * When the app has no route for a request (a Hono app's not-found handler would run, or a plain
    * fetch function returns `undefined`/`null`), call `next()` so the Express routes behind the bridge
@@ -127,7 +127,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * @default true
    * @example fetchBridge(app, { fallthrough: false })
    */
-  fallthrough?: boolean
+  fallthrough?: boolean | undefined
   /**
    * Under `app.use('/api', bridge)`: `'strip'` gives the app the path relative to the mount point
    * (like an Express sub-app: `/api/users` → `/users`); `'keep'` gives it the full path
@@ -135,7 +135,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * @default 'strip'
    * @example fetchBridge(app, { mountPath: 'keep' })
    */
-  mountPath?: 'strip' | 'keep'
+  mountPath?: 'strip' | 'keep' | undefined
   /**
    * A fixed origin for every Request URL, for apps behind proxies and against Host-header injection.
    * Without it the origin is Express's `req.protocol` plus the Host header (`X-Forwarded-*` count only
@@ -143,7 +143,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * @default undefined
    * @example fetchBridge(app, { origin: 'https://api.example.com' })
    */
-  origin?: string
+  origin?: string | undefined
   /**
    * Extra bindings added to `env`. Called once per request. `incoming` and `outgoing` always stay the
    * request's `req` and `res`: keys of that name in the result are ignored.
@@ -151,7 +151,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * @default undefined
    * @example fetchBridge(app, { env: (req: express.Request) => ({ requestId: req.get('x-request-id') }) })
    */
-  env?: (req: Req, res: Res) => Record<string, unknown>
+  env?: ((req: Req, res: Res) => Record<string, unknown>) | undefined
   /**
    * Front-door mode: run the bridge in front of an Express (or Connect, or any node:http) app instead
    * of inside it. Requests a Hono route matches are served straight from node:http, without entering
@@ -169,7 +169,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * app.get('/legacy', (req, res) => res.send('still Express'))
    * fetchBridge(hono, { fallback: app }).listen(3000)
    */
-  fallback?: FallbackHandler
+  fallback?: FallbackHandler | undefined
   /**
    * Called once per request that reaches the bridge, after the response is finished (or the
    * connection closed), with who served it, the matched Hono route pattern, the status and the
@@ -182,7 +182,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    *   onDispatch: (info) => served.inc({ side: info.side, route: info.route ?? '', status: info.status }),
    * }))
    */
-  onDispatch?: (info: DispatchInfo) => void
+  onDispatch?: ((info: DispatchInfo) => void) | undefined
   /**
    * Bounds of the drain of a request body the app did not read: once the response is out, up to
    * `maxBytes` more bytes are read and discarded within `maxMs`, so the client (still uploading) gets
@@ -192,7 +192,7 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * @default { maxBytes: 4194304, maxMs: 5000 }
    * @example fetchBridge(app, { drain: { maxBytes: 64 * 1024, maxMs: 1000 } })
    */
-  drain?: { maxBytes?: number; maxMs?: number }
+  drain?: { maxBytes?: number | undefined; maxMs?: number | undefined } | undefined
 }
 
 /** Options with defaults applied, computed once per bridge. */

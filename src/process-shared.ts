@@ -17,6 +17,12 @@ export function registeredShared<T>(key: string): T | undefined {
   return registry[symbolFor(key)] as T | undefined
 }
 
+/**
+ * Key of the Hono env the bridge builds: whoever sees it knows the bridge's serializer writes the
+ * response (and merges what middleware set on `res`). A symbol, so it is the same in every copy.
+ */
+export const BRIDGE_ENV: unique symbol = Symbol.for('express-fetch-bridge/bridge-env') as any
+
 /** Replace a global the way the platform defines its own: writable, configurable, not enumerable. */
 export function defineGlobal(name: 'Response' | 'Request' | 'fetch', value: unknown): void {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })

@@ -24,7 +24,7 @@ export interface WebSocketLike {
 
 /** The part of a `ws` WebSocketServer the bridge uses: one made with `{ noServer: true }`. */
 export interface WebSocketServerLike {
-  options: { noServer?: boolean }
+  options: { noServer?: boolean | undefined }
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, callback: (ws: any, request: IncomingMessage) => void): void
   on(event: 'headers', listener: (headers: string[], request: IncomingMessage) => void): this
   off(event: 'headers', listener: (headers: string[], request: IncomingMessage) => void): this
@@ -39,7 +39,7 @@ export interface UpgradeWebSocketOptions {
    * @default the `onError` of attachWebSockets(), else `console.error`
    * @example upgradeWebSocket(() => ({ onMessage }), { onError: (err) => log.warn(err) })
    */
-  onError?: (err: unknown) => void
+  onError?: ((err: unknown) => void) | undefined
 }
 
 // Hono's own helper type (`UpgradeWebSocket` from `hono/ws`) is written against the DOM lib's
@@ -118,7 +118,7 @@ export interface AttachWebSocketsOptions {
    * @default the mount path found in `app`'s routers, else `''` (the whole server)
    * @example attachWebSockets(server, bridge, { wss, mountedAt: '/v2/api' })
    */
-  mountedAt?: string
+  mountedAt?: string | undefined
   /**
    * Receives errors nobody else gets: the app throwing for an upgrade (answered 500), a legacy
    * upgrade listener throwing after an asynchronous Hono decision, and handler errors of routes
@@ -126,7 +126,7 @@ export interface AttachWebSocketsOptions {
    * @default console.error
    * @example attachWebSockets(server, bridge, { wss, onError: (err) => log.error(err) })
    */
-  onError?: (err: unknown) => void
+  onError?: ((err: unknown) => void) | undefined
 }
 
 /** What `attachWebSockets` returns. */

@@ -1,6 +1,6 @@
 import express from 'express'
 import { Hono } from 'hono'
-import { fetchBridge } from '../../src/index.js'
+import { fetchBridge } from 'express-fetch-bridge'
 
 /** The Hono app: routes that have moved off Express. */
 export function createHono() {

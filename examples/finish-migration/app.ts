@@ -3,7 +3,7 @@ import session from 'express-session'
 import { Hono } from 'hono'
 import passport from 'passport'
 import { Strategy as LocalStrategy } from 'passport-local'
-import { expressMiddleware, fetchBridge, type ExpressMiddlewareEnv } from '../../src/index.js'
+import { expressMiddleware, fetchBridge, type ExpressMiddlewareEnv } from 'express-fetch-bridge'
 
 /**
  * The last step of a migration: Hono is the front door and owns the cross-cutting middleware

@@ -1,5 +1,5 @@
 import express from 'express'
-import { fetchBridge } from '../../src/index.js'
+import { fetchBridge } from 'express-fetch-bridge'
 import { createDb, type Db } from './db.js'
 import { movedRoutes } from './hono.js'
 import { errorHandler, legacyRoutes } from './legacy.js'

@@ -1,7 +1,7 @@
 import express from 'express'
 import { Hono } from 'hono'
 import client from 'prom-client'
-import { fetchBridge, type DispatchInfo } from '../../src/index.js'
+import { fetchBridge, type DispatchInfo } from 'express-fetch-bridge'
 
 /**
  * A server half-way through its migration, instrumented: every request the bridge sees is counted

@@ -1,4 +1,4 @@
-import { migrationReport } from '../../src/index.js'
+import { migrationReport } from 'express-fetch-bridge'
 import { createApp, createHono, createMetrics } from './app.js'
 
 const hono = createHono()

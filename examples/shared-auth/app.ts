@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import session from 'express-session'
 import { Hono } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import { fetchBridge, type ExpressBindings } from '../../src/index.js'
+import { fetchBridge, type ExpressBindings } from 'express-fetch-bridge'
 
 export interface User {
   id: string

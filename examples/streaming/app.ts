@@ -2,7 +2,7 @@ import compression from 'compression'
 import express from 'express'
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import { fetchBridge } from '../../src/index.js'
+import { fetchBridge } from 'express-fetch-bridge'
 
 export interface StreamingOptions {
   /** How many events `/events` sends before it closes. */

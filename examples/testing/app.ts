@@ -1,6 +1,6 @@
 import express from 'express'
 import { Hono } from 'hono'
-import { fetchBridge } from '../../src/index.js'
+import { fetchBridge } from 'express-fetch-bridge'
 
 export interface Todo {
   id: number

@@ -7,8 +7,8 @@ import { getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { Server as SocketIOServer } from 'socket.io'
 import { WebSocketServer } from 'ws'
-import { fetchBridge } from '../../src/index.js'
-import { attachWebSockets, upgradeWebSocket } from '../../src/websocket.js'
+import { fetchBridge } from 'express-fetch-bridge'
+import { attachWebSockets, upgradeWebSocket } from 'express-fetch-bridge/websocket'
 
 declare module 'express-session' {
   interface SessionData {

@@ -8,5 +8,5 @@ server.listen(port, () => {
   const url = `http://localhost:${actual}`
   console.log(`websockets example listening on ${url}`)
   console.log(`  log in:  curl -c jar -H 'content-type: application/json' -d '{"user":"alice"}' ${url}/login`)
-  console.log(`  chat:    npx wscat -H "Cookie: $(grep connect.sid jar | awk '{print $6"="$7}')" -c ws://localhost:${actual}/api/chat`)
+  console.log(`  chat:    npm run example:websockets:client -- alice ${url}`)
 })
