@@ -47,12 +47,19 @@ declare global {
   const createMiddleware: typeof import('hono/factory').createMiddleware
   const getCookie: typeof import('hono/cookie').getCookie
   const session: typeof import('express-session')
-  const passport: typeof import('passport')
+  // Not passport's own types: they declare Express.Request.user, which a README block declares itself.
+  const passport: { initialize(): express.RequestHandler; session(): express.RequestHandler }
+  const fetchBridge: typeof import('express-fetch-bridge').fetchBridge
+  const upgradeWebSocket: typeof import('express-fetch-bridge/websocket').upgradeWebSocket
   const store: import('express-session').Store
   const secret: string
 }
 export {}
 `
+
+const JS_PRELUDE =
+  "const app = /** @type {import('express').Express} */ (/** @type {unknown} */ (undefined))\n" +
+  "const hono = /** @type {import('hono').Hono} */ (/** @type {unknown} */ (undefined))\n"
 
 let dir: string
 let output: Promise<string>
@@ -66,7 +73,9 @@ beforeAll(() => {
     const file = path.join('blocks', `line-${b.line}.${b.lang}`)
     // A block without import/export is a script; make each one a module of its own, except CommonJS.
     const module = /^\s*(import|export)\b/m.test(b.code) || b.lang === 'js' ? '' : '\nexport {}\n'
-    writeFileSync(path.join(dir, file), b.code + module)
+    // A CommonJS block exports names of the text as its own: declare them in the file.
+    const prelude = b.lang === 'js' ? JS_PRELUDE : ''
+    writeFileSync(path.join(dir, file), prelude + b.code + module)
     return file
   })
   const compilerOptions = {

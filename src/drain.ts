@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
-import { hasBody } from './request-body.js'
+import { abandonRead, hasBody } from './request-body.js'
 
 /**
  * Request bodies the app left unread. Once the response is out, the rest of the body is read and
@@ -34,7 +34,7 @@ interface DrainState {
   timer: NodeJS.Timeout
 }
 
-type DrainingRequest = IncomingMessage & { [DRAIN]?: DrainState; [SEEN]?: number; [BOUNDS]?: DrainBounds }
+type DrainingRequest = IncomingMessage & { [DRAIN]?: DrainState | undefined; [SEEN]?: number; [BOUNDS]?: DrainBounds }
 
 /** Called by the bridge for a request whose body is still arriving: when, and with which bounds. */
 export function noteUnfinishedBody(req: IncomingMessage, bounds: DrainBounds): void {
@@ -48,6 +48,7 @@ export function drainAfterResponse(req: IncomingMessage): void {
   if (req.complete || req.destroyed || !hasBody(req)) return
   const r = req as DrainingRequest
   if (r[DRAIN] !== undefined) return
+  abandonRead(req)
   const bounds = r[BOUNDS] ?? DEFAULT_DRAIN
   const ms = drainTime(r, bounds.maxMs)
   if (ms <= 0) return giveUp(r)

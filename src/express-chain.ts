@@ -18,7 +18,7 @@ export interface LateErrors {
   /** The first late error, once one came. */
   error?: unknown
   /** Called with it, if set by then. */
-  listener?: (err: unknown) => void
+  listener?: ((err: unknown) => void) | undefined
 }
 
 /** How the run ended. */

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /**
  * Reading a request body from the socket: whole, or as a web stream with backpressure. One reader per
@@ -22,15 +22,17 @@ export function bodyAborted(): Error {
   return abortError('The client closed the connection before the body was read')
 }
 
-/** The request went on to the next handler while the app was still reading its body. */
-function partlyRead(): Error {
+/** The app read more of the body than is kept for the handlers behind, then let the request fall through. */
+function notKept(taken: number): Error {
+  const over = taken > REPLAY_LIMIT
   return Object.assign(
     new Error(
-      'express-fetch-bridge: the app read part of the request body and then let the request fall through, ' +
-        'so the handlers behind the bridge cannot get the whole body. Answer the request in the app, or ' +
-        'read the body only in routes that answer.',
+      `express-fetch-bridge: the app read ${taken} bytes of the request body ` +
+        (over ? `(more than the ${REPLAY_LIMIT} kept for the handlers behind the bridge)` : 'and stopped, so the rest was discarded') +
+        ' and then let the request fall through: those handlers cannot get the whole body. Answer the ' +
+        'request in the app, or read the body only in routes that answer.',
     ),
-    { status: 500 },
+    { status: over ? 413 : 500 },
   )
 }
 
@@ -44,6 +46,13 @@ const STOPPED = 3
 
 const READ = Symbol('fetchBridge.bodyRead')
 
+/**
+ * What the app read is kept, up to this many bytes, for the handlers behind the bridge: a Hono
+ * middleware that reads every body (`bodyLimit()` counting a chunked upload) and then lets the
+ * request fall through must not leave Express's parsers or multer an empty or cut body.
+ */
+export const REPLAY_LIMIT = 4 * 1024 * 1024
+
 interface BodyRead {
   state: typeof READING | typeof DONE | typeof FAILED | typeof STOPPED
   /** Bytes taken from the request. */
@@ -54,25 +63,47 @@ interface BodyRead {
   reject: ((err: unknown) => void) | undefined
   /** Stream read: where the chunks go. */
   controller: ReadableStreamDefaultController<Uint8Array> | undefined
+  /** Every chunk taken, for a hand-over; undefined once past {@link REPLAY_LIMIT} or discarded. */
+  kept: Buffer[] | undefined
+  /** The response: the request's 'end' is held back until it closes (see {@link settle}). */
+  res: ServerResponse | undefined
 }
 
-type ReadingRequest = IncomingMessage & { [READ]?: BodyRead }
+type ReadingRequest = IncomingMessage & { [READ]?: BodyRead | undefined }
 
 const EMPTY = Buffer.alloc(0)
 
-function onData(this: ReadingRequest, chunk: Buffer | string): void {
-  const read = this[READ]!
+// Paused mode ('readable' + read(n)), not 'data': reading exactly what is buffered never makes the
+// request emit 'end', so until the response is done the bytes taken can still be put back (unshift)
+// for the handlers behind the bridge.
+function onReadable(this: ReadingRequest): void {
+  const read = this[READ]
+  if (read === undefined || read.state !== READING) return
+  for (;;) {
+    const controller = read.controller
+    // Backpressure: stop reading; Node then stops reading the socket. The next pull reads on.
+    if (controller !== undefined && controller.desiredSize! <= -STREAM_BUFFER) return
+    const n = this.readableLength
+    if (n === 0) break
+    const chunk = this.read(n) as Buffer | string | null
+    if (chunk === null) break
+    take(this, read, chunk)
+  }
+  if (this.complete && this.readableLength === 0) settle(this, undefined)
+}
+
+function take(req: ReadingRequest, read: BodyRead, chunk: Buffer | string): void {
   // After req.setEncoding() chunks are text: encode them back (exact for every byte-exact encoding,
   // and for valid UTF-8 text; the decoder already replaced invalid UTF-8 sequences).
-  const buf = typeof chunk === 'string' ? Buffer.from(chunk, this.readableEncoding ?? 'utf8') : chunk
+  const buf = typeof chunk === 'string' ? Buffer.from(chunk, req.readableEncoding ?? 'utf8') : chunk
   read.taken += buf.length
-  const controller = read.controller
-  if (controller === undefined) {
-    read.chunks!.push(buf)
-    return
+  if (read.kept !== undefined) {
+    if (read.taken <= REPLAY_LIMIT) read.kept.push(buf)
+    else read.kept = undefined
   }
-  controller.enqueue(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength))
-  if (controller.desiredSize! <= -STREAM_BUFFER) this.pause()
+  const controller = read.controller
+  if (controller === undefined) read.chunks!.push(buf)
+  else controller.enqueue(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength))
 }
 
 function onEnd(this: ReadingRequest): void {
@@ -103,14 +134,13 @@ function recover(req: ReadingRequest): void {
   const read = req[READ]
   if (read === undefined || read.state !== READING) return
   detach(req)
-  // A closed stream no longer emits 'data': read() hands the buffered chunks over directly.
   let chunk: Buffer | string | null
-  while ((chunk = req.read()) !== null) onData.call(req, chunk)
+  while ((chunk = req.read()) !== null) take(req, read, chunk)
   settle(req, undefined)
 }
 
 function detach(req: ReadingRequest): void {
-  req.off('data', onData)
+  req.off('readable', onReadable)
   req.off('end', onEnd)
   req.off('error', onError)
   req.off('close', onClose)
@@ -122,6 +152,25 @@ function settle(req: ReadingRequest, err: unknown): void {
   read.state = err === undefined ? DONE : FAILED
   detach(req)
   finish(read, err)
+  // Read to its end, but 'end' not emitted yet: let it come once the response is done (unless the
+  // request is handed on first, with the bytes put back).
+  if (err === undefined && !req.readableEnded) {
+    const res = read.res
+    if (res === undefined || res.closed) releaseEnd(req)
+    else res.once('close', onResponseClose)
+  }
+}
+
+function onResponseClose(this: ServerResponse): void {
+  releaseEnd(this.req as ReadingRequest)
+}
+
+/** Let a request read to its end emit 'end' (and close), as after a plain read. */
+function releaseEnd(req: IncomingMessage): void {
+  if (!req.readableEnded && req.readableLength === 0 && !req.destroyed) {
+    req.resume()
+    req.read(0)
+  }
 }
 
 function finish(read: BodyRead, err: unknown): void {
@@ -146,23 +195,33 @@ function start(req: ReadingRequest, read: BodyRead): void {
     else settle(req, isClientGone(errored) ? bodyAborted() : errored)
     return
   }
-  req.on('data', onData)
+  // A pause() by earlier middleware does not matter in paused mode.
+  req.on('readable', onReadable)
   req.on('end', onEnd)
   req.on('error', onError)
   req.on('close', onClose)
-  // Also undoes a pause() by earlier middleware, under which 'data' listeners get nothing.
-  req.resume()
+  // No read now: 'readable' comes on the next tick (or 'end' for a body already over), so whatever
+  // the caller does in this turn (`req.destroy(err)` right after asking) comes first, as with 'data'.
 }
 
-function newRead(controller: ReadableStreamDefaultController<Uint8Array> | undefined): BodyRead {
-  return { state: READING, taken: 0, chunks: controller === undefined ? [] : undefined, resolve: undefined, reject: undefined, controller }
+function newRead(controller: ReadableStreamDefaultController<Uint8Array> | undefined, res: ServerResponse | undefined): BodyRead {
+  return {
+    state: READING,
+    taken: 0,
+    chunks: controller === undefined ? [] : undefined,
+    resolve: undefined,
+    reject: undefined,
+    controller,
+    kept: [],
+    res,
+  }
 }
 
 /** Read the whole body from the socket. Rejects if the client goes away before it is complete. */
-export function readBody(req: IncomingMessage): Promise<Buffer> {
+export function readBody(req: IncomingMessage, res?: ServerResponse): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(EMPTY)
   return new Promise<Buffer>((resolve, reject) => {
-    const read = newRead(undefined)
+    const read = newRead(undefined, res)
     read.resolve = resolve
     read.reject = reject
     start(req, read)
@@ -170,19 +229,19 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * The request body as a web stream that pulls from the socket (backpressure through pause/resume).
- * Nothing is read before the first pull: building the stream (`request.body`) leaves the request as
- * it is, for the handlers behind the bridge.
+ * The request body as a web stream that pulls from the socket (backpressure: the request is read
+ * only while the stream wants more). Nothing is read before the first pull: building the stream
+ * (`request.body`) leaves the request as it is, for the handlers behind the bridge.
  */
-export function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+export function bodyStream(req: IncomingMessage, res?: ServerResponse): ReadableStream<Uint8Array> {
   const r = req as ReadingRequest
   // This stream's reader (an earlier bridge in the chain may have left its own on the request).
   let read: BodyRead | undefined
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        if (read === undefined) start(r, (read = newRead(controller)))
-        else if (read.state === READING) r.resume()
+        if (read === undefined) start(r, (read = newRead(controller, res)))
+        else if (read.state === READING) onReadable.call(r)
       },
       cancel() {
         if (read === undefined || read.state !== READING) return
@@ -199,28 +258,54 @@ function release(req: ReadingRequest, read: BodyRead): void {
   detach(req)
   if (read.taken === 0) {
     // As if never read: the next 'data' listener or pipe() starts the flow again.
-    req.pause()
     ;(req as { readableFlowing: boolean | null }).readableFlowing = null
   } else {
     // Keep the connection usable: discard the rest instead of destroying the socket.
+    read.kept = undefined
     req.resume()
   }
 }
 
 /**
+ * The response is out and the app left a body read unfinished: stop it (its stream errors), so the
+ * bounded drain can take the rest ('readable' listeners would keep the request from flowing).
+ */
+export function abandonRead(req: IncomingMessage): void {
+  const r = req as ReadingRequest
+  const read = r[READ]
+  if (read === undefined || read.state !== READING) return
+  read.state = STOPPED
+  read.kept = undefined
+  detach(r)
+  finish(read, abortError('The response was sent before the request body was read'))
+}
+
+/**
  * Called before the request goes on to `next()` or the fallback. Returns undefined when it can go:
- * the app did not take any of its body (the handlers behind get every byte), or read it to the end
- * (they find it consumed, as after an Express middleware that read it). Returns the error to report
- * when the app took part of the body; a read still waiting is ended with that error.
+ * the app took none of its body, or what it took is put back in front of the rest (up to
+ * {@link REPLAY_LIMIT}), so the handlers behind get every byte as if the app had not read it. Returns
+ * the error to report when that cannot be (more was read than is kept, or the read failed part way);
+ * a read still waiting is ended.
  */
 export function handOver(req: IncomingMessage): Error | undefined {
-  const read = (req as ReadingRequest)[READ]
-  if (read === undefined || read.state === DONE || read.state === FAILED) return undefined
-  const err = read.taken === 0 ? undefined : partlyRead()
+  const r = req as ReadingRequest
+  const read = r[READ]
+  if (read === undefined || read.state === FAILED) return undefined
+  r[READ] = undefined
   if (read.state === READING) {
     read.state = FAILED
-    release(req as ReadingRequest, read)
-    finish(read, err ?? abortError('The request was handed on to the next handler'))
+    detach(r)
+    finish(read, abortError('The request was handed on to the next handler'))
   }
-  return err
+  if (read.taken === 0) {
+    ;(req as { readableFlowing: boolean | null }).readableFlowing = null
+    return undefined
+  }
+  const kept = read.kept
+  if (kept === undefined || req.readableEnded || req.destroyed) return notKept(read.taken)
+  read.kept = undefined
+  if (read.res !== undefined) read.res.off('close', onResponseClose)
+  req.unshift(kept.length === 1 ? kept[0] : Buffer.concat(kept, read.taken))
+  ;(req as { readableFlowing: boolean | null }).readableFlowing = null
+  return undefined
 }

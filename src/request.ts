@@ -84,17 +84,18 @@ export class LazyRequest {
             body = erroredStream(err)
           }
         } else {
-          body = bodyStream(req)
+          body = bodyStream(req, this.#res)
         }
       }
-      this.#real = new OriginalRequest(this.#url, {
-        method: req.method,
+      const init: RequestInit & { duplex?: 'half' } = {
+        method: req.method ?? 'GET',
         headers: this.headers,
         body: body as BodyInit | null,
         signal: this.signal,
-        // @ts-ignore: the DOM lib's RequestInit lacks duplex (Node's has it); the build has no DOM lib
-        duplex: withBody ? 'half' : undefined,
-      })
+      }
+      // Node's fetch needs duplex for a stream body (the DOM lib's RequestInit lacks it).
+      if (withBody) init.duplex = 'half'
+      this.#real = new OriginalRequest(this.#url, init)
       // Disturbed and locked, as a body the platform read to the end.
       if (used) void (body as ReadableStream).getReader().cancel()
     }
@@ -170,7 +171,7 @@ export class LazyRequest {
         return Promise.reject(err)
       }
     }
-    return readBody(req)
+    return readBody(req, this.#res)
   }
 
   text(): Promise<string> {

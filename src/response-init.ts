@@ -48,7 +48,14 @@ export function jsonInit(data: unknown, init: ResponseInit | undefined): [string
     headers = new Headers(init.headers)
     if (!headers.has('content-type')) headers.set('content-type', 'application/json')
   }
-  return [text, { status: init?.status, statusText: init?.statusText, headers }]
+  return [
+    text,
+    {
+      headers,
+      ...(init?.status !== undefined ? { status: init.status } : {}),
+      ...(init?.statusText !== undefined ? { statusText: init.statusText } : {}),
+    },
+  ]
 }
 
 /** `Response.redirect(url, status)`: the init, after the platform's checks. */

@@ -119,7 +119,7 @@ export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchAp
     let env: Record<string | symbol, unknown> = {}
     let result: unknown
     try {
-      const request = new OriginalRequest(upgradeUrl(req, mount, origin, keepMountPath), { method: req.method, headers: requestHeaders(req) })
+      const request = new OriginalRequest(upgradeUrl(req, mount, origin, keepMountPath), { method: req.method ?? 'GET', headers: requestHeaders(req) })
       env = { incoming: req, outgoing: undefined, [PENDING_UPGRADE]: pending }
       if (envFactory !== undefined) Object.assign(env, envFactory(req, undefined))
       result = parts.fetch(request, env, parts.ctx)

@@ -18,10 +18,10 @@ export interface RouteEvents {
 }
 
 export interface PendingUpgrade {
-  events?: RouteEvents
-  options?: UpgradeWebSocketOptions
+  events?: RouteEvents | undefined
+  options?: UpgradeWebSocketOptions | undefined
   /** `c.req.url`: what `ws.url` reports. */
-  url?: string
+  url?: string | undefined
 }
 
 interface ContextLike {
