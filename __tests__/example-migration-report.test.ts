@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import request from 'supertest'
 import { migrationReport } from '../src/index.js'
 import { createApp, createHono, createMetrics } from '../examples/migration-report/app.js'
@@ -14,18 +16,21 @@ async function eventually(read: () => Promise<string>, expected: string): Promis
 }
 
 describe('examples/migration-report', () => {
-  it('lists the dead GET /users, the live POST /users and the partly moved paths', () => {
+  it('lists GET /users as moved but still reached in other case, the live POST /users and the partly moved paths', () => {
     const hono = createHono()
     const report = migrationReport(createApp(createMetrics(), hono), hono)
     const status = Object.fromEntries(report.express.map((r) => [`${r.method} ${r.path}`, r.status]))
     expect(status).toEqual({
       'GET /metrics': 'express',
-      'GET /users': 'shadowed',
+      // Hono (strict: false) takes /users and /users/; Express still answers /USERS, /Users.
+      'GET /users': 'partly-shadowed',
       'POST /users': 'express',
       'GET /users/:id': 'partly-shadowed',
       'GET /api/:version/orders': 'partly-shadowed',
     })
     expect(report.partlyMoved).toEqual([{ path: '/users', hono: ['GET'], express: ['POST'] }])
+    const users = report.express.find((r) => r.method === 'GET' && r.path === '/users')!
+    expect(users.samples.filter((s) => s.servedBy === 'express').map((s) => s.path)).toEqual(['/USERS', '/Users'])
   })
 
   it('counts requests per side and route in Prometheus metrics', async () => {
@@ -45,7 +50,12 @@ describe('examples/migration-report', () => {
     const example = useExample('examples/migration-report/server.ts')
 
     it('prints the report, then serves and counts', async () => {
-      expect(example().output()).toMatch(/^ {2}shadowed +GET +\/users +GET \/users/m)
+      expect(example().output()).toMatch(/^ {2}partly-shadowed +GET +\/users +GET \/users .*still reached by GET \/USERS/m)
+      // The README shows exactly what the example prints, from "Express routes" to the summary line.
+      const readme = readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8')
+      const shown = /examples\/migration-report\) prints[^\n]*\n\n```\n([\s\S]*?)\n```/.exec(readme)?.[1]
+      const printed = /^Express routes\n[\s\S]*?Hono-only[^\n]*$/m.exec(example().output())?.[0]
+      expect(shown).toBe(printed)
       await (await fetch(example().url + '/users')).text()
       const expected = 'bridge_requests_total{side="hono",method="GET",route="/users",status="200"} 1'
       const metrics = await eventually(async () => (await fetch(example().url + '/metrics')).text(), expected)

@@ -43,7 +43,7 @@ describe('express-fetch-bridge routes', () => {
   it('prints the table for a CommonJS module exporting { app, hono } (Express 4)', async () => {
     const { code, stdout } = await run('routes', './server.cjs')
     expect(code).toBe(0)
-    expect(stdout).toMatch(/^ {2}shadowed +GET +\/users +GET \/users/m)
+    expect(stdout).toMatch(/^ {2}partly-shadowed +GET +\/users +GET \/users .*still reached by GET \/users\/, GET \/USERS/m)
     expect(stdout).toMatch(/^ {2}express +POST +\/users/m)
     expect(stdout).toMatch(/^ {2}\/users +GET +POST$/m)
   })
@@ -52,8 +52,9 @@ describe('express-fetch-bridge routes', () => {
     const { code, stdout } = await run('routes', 'server.mjs', '--json')
     expect(code).toBe(0)
     const report = JSON.parse(stdout)
-    expect(report.express).toEqual([expect.objectContaining({ method: 'GET', path: '/orders/:id', status: 'shadowed' })])
-    expect(report.summary).toMatchObject({ shadowed: 1, moved: 1 })
+    // Hono takes /orders/:id in its exact form; other case and a trailing slash still reach Express.
+    expect(report.express).toEqual([expect.objectContaining({ method: 'GET', path: '/orders/:id', status: 'partly-shadowed' })])
+    expect(report.summary).toMatchObject({ shadowed: 0, partlyShadowed: 1, moved: 1 })
   })
 
   it('loads a TypeScript module through tsx and finds the bridge mounted in it', async () => {
@@ -62,7 +63,7 @@ describe('express-fetch-bridge routes', () => {
     const report = JSON.parse(stdout)
     expect(report.bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: true }])
     expect(report.express.map((r: { path: string; status: string }) => [r.path, r.status])).toEqual([
-      ['/api/users/:id', 'shadowed'],
+      ['/api/users/:id', 'partly-shadowed'],
       ['/health', 'express'],
     ])
   })

@@ -15,6 +15,16 @@ function row(report: MigrationReport, side: 'express' | 'hono', method: string, 
 }
 
 describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
+  // Express matches other case and a trailing slash by default, Hono neither: these apps route
+  // exactly (case sensitive, strict), so that a Hono route can take every request of an Express one.
+  const exact = () => {
+    const app = express()
+    app.set('case sensitive routing', true)
+    app.set('strict routing', true)
+    return app
+  }
+  const exactRouter = () => express.Router({ caseSensitive: true, strict: true })
+
   function server() {
     const hono = new Hono()
     hono.use('*', async (_c, next) => {
@@ -25,17 +35,17 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     hono.get('/api/v1/orders', fromHono)
     hono.delete('/users/:id', fromHono)
     hono.get('/legacy', fromHono)
-    const app = express()
+    const app = exact()
     app.get('/legacy', fromExpress)
     app.use(fetchBridge(hono))
     app.get('/users', fromExpress)
     app.post('/users', fromExpress)
     app.get('/items/:id', fromExpress)
-    const api = express.Router()
+    const api = exactRouter()
     api.get('/orders', fromExpress)
     api.get('/invoices', fromExpress)
     app.use('/api/:version', api)
-    const admin = express()
+    const admin = exact()
     admin.get('/stats', fromExpress)
     app.use('/admin', admin)
     return { app, hono }
@@ -53,7 +63,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
 
   it('reports app.all() as one route for every method, shadowed only in part by a Hono GET', () => {
     const hono = new Hono().get('/both', fromHono)
-    const app = express()
+    const app = exact()
     app.use(fetchBridge(hono))
     app.all('/both', fromExpress)
     const report = migrationReport(app, hono)
@@ -104,7 +114,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
   it('models a bridge mounted under a prefix, stripping or keeping it', () => {
     const stripped = new Hono().get('/users', fromHono)
     const kept = new Hono().get('/v2/users', fromHono)
-    const app = express()
+    const app = exact()
     app.use('/v1', fetchBridge(stripped))
     app.use('/v2', fetchBridge(kept, { mountPath: 'keep' }))
     app.get('/v1/users', fromExpress)
@@ -122,7 +132,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
 
   it('takes a front-door bridge, or assumes the Hono app in front at a given prefix', () => {
     const hono = new Hono().get('/users', fromHono)
-    const app = express()
+    const app = exact()
     app.get('/users', fromExpress)
     app.get('/api/users', fromExpress)
     const frontDoor = migrationReport(fetchBridge(hono, { fallback: app }))
@@ -135,16 +145,16 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
 
   it('reads routes behind a bridge used as middleware with a fallback router', () => {
     const hono = new Hono().get('/users', fromHono)
-    const legacy = express.Router()
+    const legacy = exactRouter()
     legacy.get('/users', fromExpress)
-    const app = express()
+    const app = exact()
     app.use('/api', fetchBridge(hono, { fallback: legacy }))
     expect(row(migrationReport(app), 'express', 'GET', '/api/users').status).toBe('shadowed')
   })
 
   it('samples wildcards and optional parts in the syntax of each Express version', async () => {
     const hono = new Hono().get('/files/*', fromHono).get('/docs/:page?', fromHono)
-    const app = express()
+    const app = exact()
     app.use(fetchBridge(hono))
     const v5 = _name === 'Express 5'
     app.get(v5 ? '/files/*path' : '/files/*', fromExpress)
@@ -157,7 +167,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
   })
 
   it("sees a Hono catch-all shadow every Express route of its method", () => {
-    const app = express()
+    const app = exact()
     app.get('/first', fromExpress)
     app.use(fetchBridge(new Hono().get('*', fromHono)))
     app.get('/a/:id', fromExpress)
@@ -178,7 +188,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
   })
 
   it('marks a RegExp path as unchecked instead of guessing', () => {
-    const app = express()
+    const app = exact()
     app.use(fetchBridge(new Hono().get('/x', fromHono)))
     app.get(/^\/re/, fromExpress)
     const report = migrationReport(app)
@@ -206,5 +216,72 @@ describe('migrationReport input', () => {
   it('rejects what is not an Express app, and a missing Hono app, with a clear error', () => {
     expect(() => migrationReport({})).toThrow(/expected an Express 4\/5 app/)
     expect(() => migrationReport(expressVersions[0][1]())).toThrow(/expected a Hono app/)
+  })
+})
+
+describe.each(expressVersions)('migrationReport on %s, with its default routing', (_name, express) => {
+  // Express matches other case and a trailing slash by default; Hono matches neither (a trailing
+  // slash only under strict: false). Deleting the Express route would turn those requests into 404s.
+  it('an Express route Hono answers only in its exact form is partly shadowed, and the note says what still reaches it', () => {
+    const hono = new Hono().get('/users', fromHono)
+    const app = express()
+    app.use(fetchBridge(hono))
+    app.get('/users', fromExpress)
+    const report = migrationReport(app, hono)
+    const entry = row(report, 'express', 'GET', '/users')
+    expect(entry.status).toBe('partly-shadowed')
+    const live = entry.samples.filter((s) => s.servedBy === 'express').map((s) => s.path)
+    expect(live).toEqual(expect.arrayContaining(['/users/', '/USERS', '/Users']))
+    expect(report.format()).toMatch(/still reached by GET \/users\/, GET \/USERS, GET \/Users \(new Hono\(\{ strict: false \}\) takes the trailing slash; other case: redirect it \(Hono routes are case-sensitive\) or keep this route\)/)
+  })
+
+  it('with Hono strict: false the trailing slash moves too; other case still reaches Express', () => {
+    const hono = new Hono({ strict: false }).get('/users', fromHono)
+    const app = express()
+    app.use(fetchBridge(hono))
+    app.get('/users', fromExpress)
+    const entry = row(migrationReport(app, hono), 'express', 'GET', '/users')
+    const live = entry.samples.filter((s) => s.servedBy === 'express').map((s) => s.path)
+    expect(entry.status).toBe('partly-shadowed')
+    expect(live).not.toContain('/users/')
+    expect(live).toContain('/USERS')
+  })
+
+  it('a Hono route registered after one that answers the same requests is unreachable', () => {
+    const hono = new Hono()
+    hono.all('/users/:id', fromHono)
+    hono.get('/users/:id', fromHono)
+    hono.get('/files/*', fromHono)
+    hono.get('/files/readme', fromHono)
+    const app = express()
+    app.use(fetchBridge(hono))
+    const report = migrationReport(app, hono)
+    expect(row(report, 'hono', 'GET', '/users/:id').status).toBe('unreachable')
+    expect(row(report, 'hono', 'GET', '/files/readme').status).toBe('unreachable')
+    expect(row(report, 'hono', 'ALL', '/users/:id').status).toBe('hono-only')
+  })
+
+  it("a Hono '/users/*' also answers /users, before an Express wildcard route behind it", () => {
+    const hono = new Hono().get('/users/*', fromHono)
+    const app = express()
+    app.use(fetchBridge(hono))
+    app.get(_name.endsWith('4') ? '/users/*' : '/users/*splat', fromExpress)
+    app.get('/users', fromExpress)
+    const report = migrationReport(app, hono)
+    expect(row(report, 'hono', 'GET', '/users/*').status).toBe('moved')
+    expect(row(report, 'hono', 'GET', '/users/*').samples).toContainEqual({ method: 'GET', path: '/users', servedBy: 'hono', answeredBy: 'GET /users/*' })
+  })
+
+  it('counts only the requests that reach an Express route without Hono', () => {
+    const hono = new Hono().get('/items', fromHono)
+    const app = express()
+    app.set('case sensitive routing', true)
+    app.set('strict routing', true)
+    app.get(_name.endsWith('4') ? '/items/:id?' : '/items{/:id}', fromExpress)
+    app.use(fetchBridge(hono))
+    app.get('/:id', fromExpress)
+    const report = migrationReport(app, hono)
+    // /items goes to the earlier Express route anyway: Hono takes nothing from GET /:id.
+    expect(row(report, 'express', 'GET', '/:id').status).toBe('express')
   })
 })

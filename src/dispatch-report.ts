@@ -47,10 +47,8 @@ class Dispatch implements DispatchInfo {
 /** The pattern of the first handler route Hono matches for the request: what `c.req.routePath` names. */
 function routeOf(hono: HonoRoutes, method: string, url: string): string | null {
   try {
-    let target = url
-    if (!target.startsWith('/')) target = new URL(target).pathname
-    const path = typeof hono.getPath === 'function' ? hono.getPath({ url: 'http://localhost' + target }, { env: {} }) : target.split('?')[0]
-    return honoMatches(hono, method, path)[0]?.path ?? null
+    const target = url.startsWith('/') ? url : new URL(url).pathname
+    return honoMatches(hono, method, target)[0]?.path ?? null
   } catch {
     return null
   }

@@ -18,8 +18,13 @@ export function isMiddleware(handler: any): boolean {
   return typeof handler === 'function' && handler.length > 1
 }
 
-/** The handler routes (not middleware) Hono's router matches for `method path`, in dispatch order. */
-export function honoMatches(hono: HonoRoutes, method: string, path: string): HonoRoute[] {
+/**
+ * The handler routes (not middleware) Hono's router matches for a request to `target` (path and
+ * query), in dispatch order: on the path Hono routes on, after its own `getPath` (percent-decoding,
+ * and the trailing slash dropped under `strict: false`).
+ */
+export function honoMatches(hono: HonoRoutes, method: string, target: string): HonoRoute[] {
+  const path = typeof hono.getPath === 'function' ? hono.getPath({ url: 'http://localhost' + target }, { env: {} }) : target.split('?')[0]
   const [matches] = hono.router.match(method === 'HEAD' ? 'GET' : method, path)
   const routes: HonoRoute[] = []
   for (const match of matches) {

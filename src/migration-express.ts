@@ -5,7 +5,7 @@
  */
 import { METHODS } from 'node:http'
 import { bridgeInfo, type BridgeRouting } from './bridge-info.js'
-import { expressSamples, joinPath } from './migration-samples.js'
+import { expressSamples, joinPath, neighbours } from './migration-samples.js'
 
 /** A mount point on the way to a route: an `app.use(path, …)` layer, or an assumed bridge prefix. */
 export interface Mount {
@@ -126,7 +126,7 @@ function routeEndpoint(layer: Layer, mounts: Mount[]): ExpressRoute {
     mounts,
     path: prefix === '/' ? rawDisplay(route.path) : joinPath(prefix, rawDisplay(route.path)),
     methods,
-    samples: [...new Set(prefixSamples.flatMap((p) => rawSamples(route.path).map((s) => joinPath(p, s))))],
+    samples: [...new Set(prefixSamples.flatMap((p) => rawSamples(route.path).flatMap((s) => neighbours(joinPath(p, s)))))],
     serves(method, path) {
       const rest = throughMounts(mounts, path)
       return rest !== undefined && matchedPart(layer, rest) !== undefined && handles(method)

@@ -16,8 +16,27 @@ const EXPRESS_NOTES: Record<ExpressRouteEntry['status'], string> = {
 const HONO_NOTES: Record<HonoRouteEntry['status'], string> = {
   moved: 'replaces an Express route',
   'hono-only': 'new in Hono',
-  unreachable: 'an Express route before the bridge answers first',
+  unreachable: 'an Express route before the bridge, or an earlier Hono route, answers all its requests first',
   unchecked: 'no sample path fits this pattern: not checked',
+}
+
+/** What still reaches a partly shadowed route, and what would move it: Hono matches neither a trailing slash nor other case. */
+function stillReached(e: ExpressRouteEntry): string {
+  const live = e.samples.filter((s) => s.servedBy === 'express' && s.answeredBy === `${s.method} ${e.path}`)
+  if (live.length === 0) return ''
+  const byHono = new Set(e.samples.filter((s) => s.servedBy === 'hono').map((s) => `${s.method} ${s.path}`))
+  const advice = new Set<string>()
+  for (const s of live) {
+    if (s.path.length > 1 && s.path.endsWith('/') && byHono.has(`${s.method} ${s.path.slice(0, -1)}`)) {
+      advice.add('new Hono({ strict: false }) takes the trailing slash')
+    } else if ([...byHono].some((h) => h.toLowerCase() === `${s.method} ${s.path}`.toLowerCase())) {
+      advice.add('other case: redirect it (Hono routes are case-sensitive) or keep this route')
+    } else {
+      advice.add('other paths: keep this route')
+    }
+  }
+  const shown = live.slice(0, 3).map((s) => `${s.method} ${s.path}`).join(', ') + (live.length > 3 ? ', …' : '')
+  return `; still reached by ${shown} (${[...advice].join('; ')})`
 }
 
 function share(samples: { servedBy: string }[], side: string): string {
@@ -40,7 +59,7 @@ export function formatReport(report: MigrationReport): string {
   }
   section(out, 'Express routes', ['STATUS', 'METHOD', 'PATH', 'HONO ROUTE', 'NOTE'], report.express.map((e) => [
     e.status, e.method, e.path, e.honoRoutes.join(', ') || '-',
-    EXPRESS_NOTES[e.status] + (e.status === 'partly-shadowed' ? share(e.samples, 'hono') : ''),
+    EXPRESS_NOTES[e.status] + (e.status === 'partly-shadowed' ? share(e.samples, 'hono') + stillReached(e) : ''),
   ]))
   section(out, 'Hono routes', ['STATUS', 'METHOD', 'PATH', 'EXPRESS ROUTE', 'NOTE'], report.hono.map((h) => [
     h.status, h.method, h.path, h.expressRoutes.join(', ') || '-',

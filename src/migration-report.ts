@@ -6,12 +6,12 @@
 import { bridgeInfo } from './bridge-info.js'
 import { bridgeEndpoint, collectEndpoints, prefixMount, stackOf, type Endpoint, type ExpressBridge, type ExpressRoute } from './migration-express.js'
 import { formatReport } from './migration-format.js'
-import { honoSamples, joinPath } from './migration-samples.js'
+import { honoSamples, joinPath, neighbours } from './migration-samples.js'
 import { canMatch, honoMatches, isMiddleware, type HonoRoutes as Hono } from './hono-routes.js'
 
 /** Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still live), `unchecked` (a RegExp path: no samples). */
 export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'unchecked'
-/** Hono route: `moved` (replaces an Express route), `hono-only`, `unreachable` (Express routes before the bridge answer all its requests first), `unchecked`. */
+/** Hono route: `moved` (replaces an Express route), `hono-only`, `unreachable` (Express routes before the bridge, or Hono routes before it, answer all its requests first), `unchecked`. */
 export type HonoRouteStatus = 'moved' | 'hono-only' | 'unreachable' | 'unchecked'
 
 export interface SampleResult {
@@ -126,6 +126,12 @@ function firstTaker(endpoints: Endpoint[], hono: Hono, method: string, path: str
   return undefined
 }
 
+/** The first Express route that serves the request when no bridge is there: who would answer without Hono. */
+function firstExpressRoute(endpoints: Endpoint[], method: string, path: string): ExpressRoute | undefined {
+  for (const endpoint of endpoints) if (endpoint.kind === 'route' && endpoint.serves(method, path)) return endpoint
+  return undefined
+}
+
 /** `extra`: the Hono routes' sample requests, so `/api/:v/x` is seen partly taken by Hono's `/api/v1/x`. */
 function expressEntries(endpoints: Endpoint[], hono: Hono, extra: SampleResult[]): ExpressRouteEntry[] {
   const entries: ExpressRouteEntry[] = []
@@ -139,7 +145,8 @@ function expressEntries(endpoints: Endpoint[], hono: Hono, extra: SampleResult[]
         const paths = new Set(route.samples)
         for (const s of extra) if (s.method === m) paths.add(s.path)
         for (const path of paths) {
-          if (!route.serves(m, path)) continue
+          // Only requests that reach this route without Hono count: an earlier Express route takes the rest anyway.
+          if (!route.serves(m, path) || firstExpressRoute(endpoints, m, path) !== route) continue
           const taker = firstTaker(endpoints, hono, m, path)
           if (taker?.side === 'hono') honoRoutes.add(taker.label)
           else if (taker?.route === route) reached++
@@ -169,11 +176,14 @@ function honoEntries(endpoints: Endpoint[], bridges: ExpressBridge[], hono: Hono
     seen.add(key)
     const samples: SampleResult[] = []
     const expressRoutes = new Set<string>()
+    // Whether this route answers any request: not when Express routes before the bridge, or Hono
+    // routes registered before it (`all('/users/:id')` before `get('/users/:id')`), take them all.
+    let answers = false
     for (const bridge of bridges) {
       const prefixes = bridge.info.keepMountPath ? ['/'] : prefixSamples(bridge)
       for (const m of methodsFor(route.method)) {
         const paths = new Set<string>()
-        for (const prefix of prefixes) for (const sample of honoSamples(route.path)) paths.add(joinPath(prefix, sample))
+        for (const prefix of prefixes) for (const sample of honoSamples(route.path)) for (const p of neighbours(joinPath(prefix, sample))) paths.add(p)
         for (const e of extra) if (e.method === m) paths.add(e.path)
         for (const path of paths) {
           const appPath = bridge.appPath(path)
@@ -181,15 +191,16 @@ function honoEntries(endpoints: Endpoint[], bridges: ExpressBridge[], hono: Hono
           const taker = firstTaker(endpoints, hono, m, path)
           const servedBy = taker?.side === 'express' ? 'express' : 'hono'
           samples.push({ method: m, path, servedBy, answeredBy: taker?.label ?? '-' })
-          // The Express routes this one replaces: those that would serve what Hono now answers.
-          if (servedBy === 'hono') for (const e of endpoints) if (e.kind === 'route' && e.serves(m, path)) expressRoutes.add(label(m, e.path))
+          if (taker?.side !== 'hono' || taker.label !== key) continue
+          answers = true
+          // The Express route this one replaces: the one that would serve what Hono now answers.
+          const replaced = firstExpressRoute(endpoints, m, path)
+          if (replaced !== undefined) expressRoutes.add(label(m, replaced.path))
         }
       }
     }
     const status: HonoRouteStatus =
-      samples.length === 0 ? 'unchecked'
-        : samples.every((s) => s.servedBy === 'express') ? 'unreachable'
-          : expressRoutes.size > 0 ? 'moved' : 'hono-only'
+      samples.length === 0 ? 'unchecked' : !answers ? 'unreachable' : expressRoutes.size > 0 ? 'moved' : 'hono-only'
     entries.push({ method: route.method, path: route.path, status, expressRoutes: [...expressRoutes], samples })
   }
   return entries
@@ -200,7 +211,8 @@ function partlyMoved(entries: ExpressRouteEntry[]): PartlyMovedPath[] {
   for (const e of entries) {
     const row = byPath.get(e.path) ?? { path: e.path, hono: [], express: [] }
     byPath.set(e.path, row)
-    if (e.status === 'shadowed') row.hono.push(e.method)
+    // A method moved once Hono answers its requests (all, or some: case and slash variants may still reach Express).
+    if (e.status === 'shadowed' || (e.status === 'partly-shadowed' && e.method !== '*')) row.hono.push(e.method)
     else if (e.status !== 'unchecked') row.express.push(e.method)
     // An `app.all()` route Hono took some methods of: those methods moved, the rest did not.
     if (e.status === 'partly-shadowed' && e.method === '*') {

@@ -118,13 +118,12 @@ function valuesFor(regex: string | undefined): Alternatives {
   return fitting.length > 0 ? fitting.slice(0, 2) : [...PARAM_VALUES]
 }
 
-/** Samples for a Hono path: `:id`, `:id{[0-9]+}`, `:id?`, `*`. */
+/** Samples for a Hono path: `:id`, `:id{[0-9]+}`, `:id?`, `*` (whose remainder may be empty: `/users/*` matches `/users`). */
 export function honoSamples(path: string): string[] {
   const out = new Parts()
   return out.scan(path, (ch, i) => {
     if (ch === '*') {
-      out.flush()
-      out.parts.push(WILDCARD_VALUES)
+      out.param(WILDCARD_VALUES, true)
       return i + 1
     }
     if (ch !== ':') return -1
@@ -140,6 +139,19 @@ export function honoSamples(path: string): string[] {
     out.param(valuesFor(regex), optional)
     return optional ? i + 1 : i
   })
+}
+
+/**
+ * The requests next to a sample that the two routers tell apart: a trailing slash and other letter
+ * case (Express matches both by default, Hono neither), so a claim holds for them too.
+ */
+export function neighbours(path: string): string[] {
+  const out = [path]
+  if (path.length > 1) out.push(path.endsWith('/') ? path.slice(0, -1) : path + '/')
+  else out.push(path)
+  const upper = path.toUpperCase()
+  if (upper !== path) out.push(upper, path.replace(/\/([a-z])/g, (_m, c: string) => '/' + c.toUpperCase()))
+  return [...new Set(out)]
 }
 
 /** Joins a mount prefix and a path below it the way Express strips and restores them. */
