@@ -2,6 +2,7 @@ import http from 'node:http'
 import fc from 'fast-check'
 import { Hono } from 'hono'
 import { fetchBridge, migrationReport, type MigrationReport } from '../src/index.js'
+import { joinPath } from '../src/migration-samples.js'
 import { expressVersions } from './helpers/express-versions.js'
 import { listen } from './helpers/transport.js'
 
@@ -16,10 +17,13 @@ const APPS = 60
 const SEED = 42
 
 type Express = (typeof expressVersions)[number][1]
-type Method = 'get' | 'post' | 'all'
+type Method = 'get' | 'post' | 'all' | 'on'
+/** Where a route is registered: on the app itself, or under `/r` (an Express Router or sub-app; Hono's route() or basePath()). */
+type Under = '' | 'router' | 'subapp' | 'route' | 'basePath'
 interface RouteSpec {
   method: Method
   path: string
+  under: Under
 }
 interface Spec {
   express: RouteSpec[]
@@ -36,13 +40,13 @@ const EXPRESS_PATTERNS: Record<'4' | '5', string[]> = {
 }
 const HONO_PATTERNS = ['/users', '/users/:id', '/users/:id?', '/users/*', '/items/:id{[0-9]+}', '/:slug', '/users/users', '/items/']
 
-const route = (patterns: string[]) =>
-  fc.record({ method: fc.constantFrom<Method>('get', 'get', 'post', 'all'), path: fc.constantFrom(...patterns) })
+const route = (patterns: string[], methods: Method[], under: Under[]) =>
+  fc.record({ method: fc.constantFrom(...methods), path: fc.constantFrom(...patterns), under: fc.constantFrom(...under) })
 
 function specs(version: '4' | '5'): fc.Arbitrary<Spec> {
   return fc.record({
-    express: fc.array(route(EXPRESS_PATTERNS[version]), { minLength: 1, maxLength: 5 }),
-    hono: fc.array(route(HONO_PATTERNS), { minLength: 1, maxLength: 5 }),
+    express: fc.array(route(EXPRESS_PATTERNS[version], ['get', 'get', 'post', 'all'], ['', '', 'router', 'subapp']), { minLength: 1, maxLength: 5 }),
+    hono: fc.array(route(HONO_PATTERNS, ['get', 'get', 'post', 'all', 'on'], ['', '', 'route', 'basePath']), { minLength: 1, maxLength: 5 }),
     mount: fc.oneof(
       fc.record({
         kind: fc.constant('middleware' as const),
@@ -80,7 +84,8 @@ function neighbours(path: string): string[] {
 }
 
 function probes(spec: Spec): string[] {
-  const patterns = [...spec.express.map((r) => r.path), ...spec.hono.map((r) => r.path), ...WORDS.map((w) => `/${w}`)]
+  const full = (r: RouteSpec) => (r.under === '' ? r.path : `/r${r.path}`)
+  const patterns = [...spec.express.map(full), ...spec.hono.map(full), ...WORDS.map((w) => `/${w}`)]
   const paths = new Set<string>()
   const prefixes = spec.mount.kind === 'middleware' && spec.mount.prefix !== '' ? ['', '/api'] : ['']
   for (const pattern of patterns) for (const p of instances(pattern)) for (const n of neighbours(p)) for (const pre of prefixes) paths.add(pre + n)
@@ -89,8 +94,20 @@ function probes(spec: Spec): string[] {
 
 function build(express: Express, spec: Spec, without?: number) {
   const hono = new Hono({ strict: spec.strict })
-  spec.hono.forEach((r, j) => hono[r.method](r.path, (c) => c.text(`H${j}`)))
+  const sub = new Hono({ strict: spec.strict })
+  const based = hono.basePath('/r')
+  spec.hono.forEach((r, j) => {
+    const target = r.under === 'route' ? sub : r.under === 'basePath' ? based : hono
+    const handler = (c: { text(s: string): Response; req: { method: string } }) => c.text(r.method === 'on' ? `H${j}:${c.req.method}` : `H${j}`)
+    if (r.method === 'on') target.on(['GET', 'PUT'], r.path, handler)
+    else target[r.method](r.path, handler)
+  })
+  hono.route('/r', sub)
   const app = express()
+  const router = express.Router()
+  const subapp = express()
+  app.use('/r', router)
+  app.use('/r', subapp)
   const bridge = spec.mount.kind === 'middleware' ? fetchBridge(hono, { mountPath: spec.mount.keep ? 'keep' : 'strip' }) : undefined
   const mountBridge = () => {
     if (spec.mount.kind !== 'middleware') return
@@ -99,7 +116,8 @@ function build(express: Express, spec: Spec, without?: number) {
   }
   spec.express.forEach((r, i) => {
     if (spec.mount.kind === 'middleware' && spec.mount.at === i) mountBridge()
-    if (i !== without) app[r.method](r.path, (_req: unknown, res: { send(s: string): void }) => res.send(`E${i}`))
+    const target = r.under === 'router' ? router : r.under === 'subapp' ? subapp : app
+    if (i !== without) target[r.method as 'get'](r.path, (_req: unknown, res: { send(s: string): void }) => res.send(`E${i}`))
   })
   if (spec.mount.kind === 'middleware' && spec.mount.at >= spec.express.length) mountBridge()
   app.use((_req: unknown, res: { status(n: number): { send(s: string): void } }) => res.status(404).send('404'))
@@ -153,23 +171,34 @@ describe.each(expressVersions)('migrationReport claims on %s, against real dispa
         const real = await answers(built.listener as http.RequestListener, paths)
         const seen = new Set([...real.values()].map((a) => a.split(' ')[1]))
         const wrong: string[] = []
-        for (const [j, r] of spec.hono.entries()) {
-          const entry = claims.hono.find((h) => h.path === r.path && h.method === (r.method === 'all' ? 'ALL' : r.method.toUpperCase()))
-          if (entry === undefined) continue
-          const answered = seen.has(`H${j}`) || spec.hono.some((o, k) => k !== j && o.path === r.path && o.method === r.method && seen.has(`H${k}`))
-          if ((entry.status === 'moved' || entry.status === 'hono-only') && !answered) wrong.push(`Hono ${r.method} ${r.path} is "${entry.status}" but answers no probe`)
-          if (entry.status === 'unreachable' && answered) wrong.push(`Hono ${r.method} ${r.path} is "unreachable" but answers a probe`)
+        for (const r of spec.hono) {
+          const path = r.under === '' ? r.path : joinPath('/r', r.path)
+          const methods = r.method === 'on' ? ['GET', 'PUT'] : [r.method === 'all' ? 'ALL' : r.method.toUpperCase()]
+          // A route of the same method and path as another is one row: answered if any of them answers.
+          // Rows are per method and path: a GET row is answered by any of the routes it stands for.
+          for (const method of methods) {
+            const entry = claims.hono.find((h) => h.path === path && h.method === method)
+            if (entry === undefined) continue
+            const answered = spec.hono.some((o, k) => {
+              if ((o.under === '' ? o.path : joinPath('/r', o.path)) !== path) return false
+              if (o.method === 'on') return (method === 'GET' || method === 'PUT') && seen.has(`H${k}:${method}`)
+              return (o.method === 'all' ? 'ALL' : o.method.toUpperCase()) === method && seen.has(`H${k}`)
+            })
+            if ((entry.status === 'moved' || entry.status === 'hono-only') && !answered) wrong.push(`Hono ${method} ${path} is "${entry.status}" but answers no probe`)
+            if (entry.status === 'unreachable' && answered) wrong.push(`Hono ${method} ${path} is "unreachable" but answers a probe`)
+          }
         }
         for (const [i, r] of spec.express.entries()) {
           const method = r.method === 'all' ? '*' : r.method.toUpperCase()
-          const entry = claims.express.find((e) => e.path === r.path && e.method === method && e.status === 'shadowed')
+          const path = r.under === '' ? r.path : joinPath('/r', r.path)
+          const entry = claims.express.find((e) => e.path === path && e.method === method && e.status === 'shadowed')
           if (entry === undefined) continue
           // Two identical routes: the second is shadowed by the first, not by Hono; skip that shape.
-          if (spec.express.some((o, k) => k < i && o.path === r.path && o.method === r.method)) continue
+          if (spec.express.some((o, k) => k < i && o.path === r.path && o.method === r.method && (o.under === '') === (r.under === ''))) continue
           checked++
           const without = await answers(build(express, spec, i).listener as http.RequestListener, paths)
           const differs = [...real].filter(([k, v]) => without.get(k) !== v)
-          if (differs.length > 0) wrong.push(`Express ${method} ${r.path} is "shadowed" but without it ${differs[0][0]} answers ${without.get(differs[0][0])}, not ${differs[0][1]}`)
+          if (differs.length > 0) wrong.push(`Express ${method} ${path} is "shadowed" but without it ${differs[0][0]} answers ${without.get(differs[0][0])}, not ${differs[0][1]}`)
         }
         if (wrong.length > 0) falseClaims.push(`${JSON.stringify(spec)}\n  ${wrong.join('\n  ')}\n${claims.format()}`)
         expect(wrong).toEqual([])
