@@ -4,7 +4,7 @@ import express from 'express'
 import fc from 'fast-check'
 import { Hono } from 'hono'
 import { expressMiddleware, fetchBridge } from '../src/index.js'
-import { listen, type Running } from './helpers/transport.js'
+import { listen, request, type Running } from './helpers/transport.js'
 
 // Security invariant (README, Security): an Express guard on a prefix runs for every request that a
 // Hono route under that prefix answers, whatever the encoding, case, slashes or dot segments of the
@@ -121,17 +121,10 @@ function target(base: string): fc.Arbitrary<string> {
     .filter((t) => t.startsWith('/') && !t.startsWith('//'))
 }
 
-function get(port: number, agent: http.Agent, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path, agent }, (res) => {
-        let body = ''
-        res.setEncoding('utf8')
-        res.on('data', (c: string) => (body += c))
-        res.on('end', () => resolve({ status: res.statusCode!, body }))
-      })
-      .on('error', reject)
-  })
+/** A GET of `path` exactly as written (a URL string would have its dot segments resolved by the client). */
+async function get(port: number, agent: http.Agent, path: string): Promise<{ status: number; body: string }> {
+  const { res, body } = await request(`http://127.0.0.1:${port}`, { path, agent })
+  return { status: res.statusCode!, body: body.toString() }
 }
 
 describe.each(MODES)('$name', (mode) => {

@@ -4,7 +4,7 @@ import { Hono } from 'hono'
 import { fetchBridge, migrationReport, type MigrationReport } from '../src/index.js'
 import { joinPath } from '../src/migration-samples.js'
 import { expressVersions } from './helpers/express-versions.js'
-import { listen } from './helpers/transport.js'
+import { listen, request } from './helpers/transport.js'
 
 // The report's claims checked against real dispatch, through a socket. Random Express 4/5 + Hono
 // apps (every handler answers with its own tag) are generated with a fixed seed, the report is
@@ -130,21 +130,10 @@ async function answers(listener: http.RequestListener, paths: string[]): Promise
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 })
   const out = new Map<string, string>()
   try {
-    const one = (method: string, path: string) =>
-      new Promise<void>((resolve, reject) => {
-        http
-          .request({ host: '127.0.0.1', port: server.port, method, path, agent }, (res) => {
-            let body = ''
-            res.setEncoding('utf8')
-            res.on('data', (c: string) => (body += c))
-            res.on('end', () => {
-              out.set(`${method} ${path}`, `${res.statusCode} ${body}`)
-              resolve()
-            })
-          })
-          .on('error', reject)
-          .end()
-      })
+    const one = async (method: string, path: string) => {
+      const { res, body } = await request(server.url, { method, path, agent })
+      out.set(`${method} ${path}`, `${res.statusCode} ${body.toString()}`)
+    }
     const all = paths.flatMap((p) => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, p] as const))
     for (let i = 0; i < all.length; i += 32) await Promise.all(all.slice(i, i + 32).map(([m, p]) => one(m, p)))
   } finally {
