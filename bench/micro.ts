@@ -6,7 +6,7 @@
  *
  *   tsx bench/micro.ts <mode> <route> [seconds=2] [rounds=5]     → prints CPU ns/request per round
  *
- * Modes: node-raw, bridge-raw, hono-node-server-raw, express5-floor, bridge-express5, bridge-express4,
+ * Modes: node-raw, bridge-raw, bridge-raw-override-off, hono-node-server-raw, express5-floor, bridge-express5, bridge-express4,
  * hono-node-server-express5.
  */
 import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http'
@@ -43,6 +43,8 @@ const listeners: Record<string, () => RequestListener> = {
   'node-raw': () => rawHandler,
   // Without Express: what the bridge (and the Hono app) add on top of a raw node:http handler.
   'bridge-raw': () => fetchBridge(createHono()) as RequestListener,
+  // The app gets a platform Request (built per request) and responses take the general path.
+  'bridge-raw-override-off': () => fetchBridge(createHono(), { overrideGlobalObjects: false }) as RequestListener,
   'hono-node-server-raw': () => getRequestListener(createHono().fetch),
   'express5-floor': () => inExpress5(rawHandler),
   'bridge-express5': () => inExpress5(fetchBridge(createHono())),
