@@ -6,7 +6,7 @@ import { etag } from 'hono/etag'
 import { secureHeaders } from 'hono/secure-headers'
 import request from 'supertest'
 import { fetchBridge, OriginalResponse } from '../src/index.js'
-import { lightState } from '../src/response.js'
+import { lightState } from '../src/response/response.js'
 
 /**
  * A body that is complete when the answer is written goes out with an exact Content-Length, whatever

@@ -1,7 +1,7 @@
 import connect from 'connect'
 import { Hono } from 'hono'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { resetDefaultExpressApp } from '../src/express-app.js'
+import { resetDefaultExpressApp } from '../src/express-middleware/express-app.js'
 import { expressMiddleware, type ExpressBindings } from '../src/index.js'
 import { host, type Hosted } from './helpers/hono-hosts.js'
 

@@ -2,7 +2,7 @@ import http from 'node:http'
 import fc from 'fast-check'
 import { Hono } from 'hono'
 import { fetchBridge, migrationReport, type MigrationReport } from '../src/index.js'
-import { joinPath } from '../src/migration-samples.js'
+import { joinPath } from '../src/migration/migration-samples.js'
 import { expressVersions } from './helpers/express-versions.js'
 import { listen, request } from './helpers/transport.js'
 

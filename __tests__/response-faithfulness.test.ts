@@ -1,7 +1,7 @@
 import express from 'express'
 import request from 'supertest'
 import { fetchBridge, installGlobalResponse, LightResponse, OriginalResponse } from '../src/index.js'
-import { lightState } from '../src/response.js'
+import { lightState } from '../src/response/response.js'
 
 type Ctor = new (body?: BodyInit | null, init?: ResponseInit) => Response
 const Light = LightResponse as unknown as Ctor & typeof Response

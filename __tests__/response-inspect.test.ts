@@ -3,7 +3,7 @@ import express from 'express'
 import { Hono } from 'hono'
 import request from 'supertest'
 import { fetchBridge, LightResponse } from '../src/index.js'
-import { lightState } from '../src/response.js'
+import { lightState } from '../src/response/response.js'
 
 /** console.log / util.inspect of a LightResponse: truthful, and without building a real Response. */
 

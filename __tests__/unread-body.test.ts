@@ -2,7 +2,7 @@ import http from 'node:http'
 import express from 'express'
 import { Hono } from 'hono'
 import { fetchBridge } from '../src/index.js'
-import { DEFAULT_DRAIN } from '../src/drain.js'
+import { DEFAULT_DRAIN } from '../src/request/drain.js'
 import { listen, parseHead, raw, request, type Running } from './helpers/transport.js'
 
 // An app may answer before reading the request body (413, 401, a redirect). The client must get that

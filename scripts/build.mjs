@@ -17,9 +17,9 @@ writeFileSync('dist/cjs/package.json', JSON.stringify({ type: 'commonjs' }) + '\
 // projects without @types/express (and without skipLibCheck) still compile; the types fall back then.
 // The declaration map gets an empty line there too, so "Go to definition" stays on the right line.
 for (const dir of ['dist/esm', 'dist/cjs']) {
-  restoreTsIgnore(`${dir}/options.d.ts`, /^import type \{[^}]*\} from 'express';$/)
-  restoreTsIgnore(`${dir}/express-middleware.d.ts`, /^import type \{[^}]*\} from 'hono';$/)
-  restoreTsIgnore(`${dir}/websocket-types.d.ts`, /^import type \{[^}]*\} from 'hono';$/)
+  restoreTsIgnore(`${dir}/bridge/options.d.ts`, /^import type \{[^}]*\} from 'express';$/)
+  restoreTsIgnore(`${dir}/express-middleware/express-middleware.d.ts`, /^import type \{[^}]*\} from 'hono';$/)
+  restoreTsIgnore(`${dir}/websocket/websocket-types.d.ts`, /^import type \{[^}]*\} from 'hono';$/)
 }
 
 /** Put `// @ts-ignore -- optional peer` back above the import matching `pattern`, keeping the map aligned. */

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { migrationReport, type MigrationReportOptions } from './migration-report.js'
+import { migrationReport, type MigrationReportOptions } from './migration/migration-report.js'
 
 const USAGE = `Usage: express-fetch-bridge routes <server module> [--json] [--prefix <path>] [--mount-path strip|keep]
 

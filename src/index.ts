@@ -1,4 +1,4 @@
-export { fetchBridge } from './bridge.js'
+export { fetchBridge } from './bridge/bridge.js'
 export type {
   BridgeHandler,
   DispatchInfo,
@@ -10,20 +10,20 @@ export type {
   FetchBridgeOptions,
   HttpBindings,
   NextFunction,
-} from './options.js'
-export { LightResponse, installGlobalResponse, OriginalResponse } from './response.js'
-export { BadRequestError } from './errors.js'
-export { expressMiddleware } from './express-middleware.js'
+} from './bridge/options.js'
+export { LightResponse, installGlobalResponse, OriginalResponse } from './response/response.js'
+export { BadRequestError } from './core/errors.js'
+export { expressMiddleware } from './express-middleware/express-middleware.js'
 export type {
   ExpressIncoming,
   ExpressMiddleware,
   ExpressMiddlewareEnv,
   ExpressMiddlewareHandler,
   ExpressMiddlewareOptions,
-} from './express-middleware.js'
-export { RESPONSE_ALREADY_SENT } from './already-sent.js'
-export { migrationReport } from './migration-report.js'
-export type { MigrationReport } from './migration-report.js'
+} from './express-middleware/express-middleware.js'
+export { RESPONSE_ALREADY_SENT } from './core/already-sent.js'
+export { migrationReport } from './migration/migration-report.js'
+export type { MigrationReport } from './migration/migration-report.js'
 export type {
   BridgeEntry,
   ExpressRouteEntry,
@@ -34,4 +34,4 @@ export type {
   MigrationSummary,
   PartlyMovedPath,
   SampleResult,
-} from './migration-report.js'
+} from './migration/migration-report.js'

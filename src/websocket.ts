@@ -3,8 +3,8 @@
  * A subpath of its own because its runtime needs the optional `ws` peer, which the root entry point
  * does not.
  */
-export { attachWebSockets } from './websocket-attach.js'
-export { upgradeWebSocket } from './websocket-helper.js'
+export { attachWebSockets } from './websocket/websocket-attach.js'
+export { upgradeWebSocket } from './websocket/websocket-helper.js'
 export type {
   AttachWebSocketsOptions,
   BridgeUpgradeWebSocket,
@@ -17,4 +17,4 @@ export type {
   WebSocketAttachment,
   WebSocketLike,
   WebSocketServerLike,
-} from './websocket-types.js'
+} from './websocket/websocket-types.js'

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import request from 'supertest'
-import { lightState } from '../../src/response.js'
+import { lightState } from '../../src/response/response.js'
 
 /** A Hono app with the usual helpers; records whether each response it returned is on the fast path. */
 export function honoApp(upstream?: () => string) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
-import type { FastBody } from '../../src/response'
-import { defaultContentType, LightResponse, OriginalResponse } from '../../src/response'
+import type { FastBody } from '../../src/response/response'
+import { defaultContentType, LightResponse, OriginalResponse } from '../../src/response/response'
 
 // Oracle: the platform Response, which derives a Content-Type from its body when the headers have none.
 
@@ -85,7 +85,7 @@ describe('LightResponse headers against the platform Response', () => {
   })
 })
 
-// Known difference, reported to the lead (src/response.ts is being changed on another branch): the
+// Known difference, reported to the lead (src/response/response.ts is being changed on another branch): the
 // platform copies a Blob's type into Content-Type as it is, while LightResponse's `headers` goes through
 // `Headers.set`, which trims it. Input: new Blob(['x'], { type: ' text/html ' }); expected (platform):
 // headers.get('content-type') === ' text/html '; actual (LightResponse): 'text/html'. On the wire both

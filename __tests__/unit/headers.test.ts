@@ -1,6 +1,6 @@
 import fc from 'fast-check'
-import { flattenHeaders, flattenInit, indexOfHeader, removeHeader, type FlatHeaders } from '../../src/headers'
-import type { HeadersInit } from '../../src/fetch-types'
+import { flattenHeaders, flattenInit, indexOfHeader, removeHeader, type FlatHeaders } from '../../src/core/headers'
+import type { HeadersInit } from '../../src/core/fetch-types'
 
 // Oracle: the platform Headers class. A flat list is what the serializer writes; written to the
 // wire and read back by a client it must give the entries `new Headers(init)` has.

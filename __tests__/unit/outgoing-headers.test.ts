@@ -1,8 +1,8 @@
 import { ServerResponse, type IncomingMessage } from 'node:http'
 import fc from 'fast-check'
 import vary from 'vary'
-import type { FlatHeaders } from '../../src/headers'
-import { mergeWithOutgoing, writeHead } from '../../src/outgoing-headers'
+import type { FlatHeaders } from '../../src/core/headers'
+import { mergeWithOutgoing, writeHead } from '../../src/response/outgoing-headers'
 
 // How the app's headers meet those earlier middleware set on `res`, checked on the header block Node
 // serializes (res._header), against the documented rules: Set-Cookie lines appended after the earlier

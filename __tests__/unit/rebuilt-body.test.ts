@@ -2,7 +2,7 @@ import { Readable } from 'node:stream'
 import type { RequestHandler } from 'express'
 import express from 'express'
 import fc from 'fast-check'
-import { rebuildBody, type ParsedRequest } from '../../src/rebuilt-body'
+import { rebuildBody, type ParsedRequest } from '../../src/request/rebuilt-body'
 
 // express4 ships no types: it has Express 5's parser API.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

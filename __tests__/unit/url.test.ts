@@ -1,6 +1,6 @@
 import fc from 'fast-check'
-import { BadRequestError } from '../../src/errors'
-import { requestOrigin, requestUrl, type ExpressLikeRequest } from '../../src/url'
+import { BadRequestError } from '../../src/core/errors'
+import { requestOrigin, requestUrl, type ExpressLikeRequest } from '../../src/request/url'
 
 // Oracle: the WHATWG URL parser (`new URL()`, `new Request().url`). The WHATWG urltestdata.json is not
 // on this machine, so the table below is derived from its host-parsing rules instead.

@@ -3,11 +3,11 @@
  * dispatched through a model of the server — Express's own layers in stack order, and at each bridge
  * Hono's own router — to see who would answer them.
  */
-import { bridgeInfo } from './bridge-info.js'
+import { bridgeInfo } from '../bridge/bridge-info.js'
 import { bridgeEndpoint, collectEndpoints, prefixMount, stackOf, type Endpoint, type ExpressBridge, type ExpressRoute } from './migration-express.js'
 import { formatReport } from './migration-format.js'
 import { honoSamples, joinPath, neighbours } from './migration-samples.js'
-import { canMatch, honoMatches, isMiddleware, type HonoRoutes as Hono } from './hono-routes.js'
+import { canMatch, honoMatches, isMiddleware, type HonoRoutes as Hono } from '../core/hono-routes.js'
 
 /** Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still live), `unchecked` (a RegExp path: no samples). */
 export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'unchecked'

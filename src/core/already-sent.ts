@@ -1,4 +1,4 @@
-import { OriginalResponse } from './response.js'
+import { PlatformResponse as OriginalResponse } from './platform.js'
 
 /**
  * The "already answered" convention shared with @hono/node-server: a bodiless Response carrying this

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { delegateRemaining } from './delegate.js'
-import { requestHeaders } from './headers.js'
+import { delegateRemaining } from '../core/delegate.js'
+import { requestHeaders } from '../core/headers.js'
 import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from './rebuilt-body.js'
 import { abortError, bodyStream, hasBody, readBody } from './request-body.js'
-import { REAL_REQUEST } from './globals.js'
-import { OriginalResponse } from './response.js'
+import { REAL_REQUEST } from '../core/process-shared.js'
+import { PlatformRequest as OriginalRequest, PlatformResponse } from '../core/platform.js'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from './url.js'
-import type { BodyInit } from './fetch-types.js'
+import type { BodyInit } from '../core/fetch-types.js'
 
 /**
  * A lazy fetch Request over a Node request. `method`, `url` and `headers` are served without a real
@@ -16,7 +16,6 @@ import type { BodyInit } from './fetch-types.js'
  */
 
 /** The platform's Request, captured before anything could replace the global. */
-const OriginalRequest: typeof Request = globalThis.Request
 
 function erroredStream(err: unknown): ReadableStream<Uint8Array> {
   return new ReadableStream({
@@ -195,7 +194,7 @@ export class LazyRequest {
     // The platform parses and serializes the MIME type: let it, from the same Content-Type.
     const type = this.headers.get('content-type')
     return this.#direct().then((buf) =>
-      type === null ? new Blob([buf as Uint8Array<ArrayBuffer>]) : new OriginalResponse(buf as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).blob(),
+      type === null ? new Blob([buf as Uint8Array<ArrayBuffer>]) : new PlatformResponse(buf as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).blob(),
     )
   }
   formData(): Promise<FormData> {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http'
-import { flattenHeaders, type FlatHeaders } from './headers.js'
-import { mergeWithOutgoing } from './outgoing-headers.js'
-import { OriginalResponse } from './response.js'
+import { flattenHeaders, type FlatHeaders } from '../core/headers.js'
+import { mergeWithOutgoing } from '../response/outgoing-headers.js'
+import { OriginalResponse } from '../response/response.js'
 
 /**
  * Hosts other than the bridge (@hono/node-server) write the Hono response with

@@ -1,15 +1,15 @@
 import { ServerResponse, type IncomingMessage } from 'node:http'
 // @ts-ignore -- hono is an optional peer: without it the fallback type below applies
 import type { MiddlewareHandler as HonoMiddlewareHandler } from 'hono'
-import { alreadySent } from './already-sent.js'
+import { alreadySent } from '../core/already-sent.js'
 import { defaultExpressApp, enterApp, hasNodeBindings, isExpressApp, leaveApp, type ExpressAppLike } from './express-app.js'
 import { bodyUnread, requestAfterParse } from './express-body.js'
 import { runChain, type ExpressHandler } from './express-chain.js'
 import { toHonoError } from './express-errors.js'
 import { lengthVisibleToMiddleware, mergeOutgoingInto } from './express-headers.js'
-import type { ExpressBindings, OrFallback } from './options.js'
-import { BRIDGE_ENV } from './process-shared.js'
-import { expressView } from './url.js'
+import type { ExpressBindings, OrFallback } from '../bridge/options.js'
+import { BRIDGE_ENV } from '../core/process-shared.js'
+import { expressView } from '../request/url.js'
 
 /** An Express/Connect middleware, error handler, Router or app — or a (nested) list of them, as `app.use()` takes. */
 export type ExpressMiddlewareHandler = ((...args: any[]) => unknown) | readonly ExpressMiddlewareHandler[]

@@ -6,8 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { bridgeInfo, recordBridge } from './bridge-info.js'
 import { failed, nobodyBehind, passOn, withListen } from './front-door.js'
-import { canMatch, honoMatches, type HonoRoutes } from './hono-routes.js'
-import { appTarget } from './url.js'
+import { canMatch, honoMatches, type HonoRoutes } from '../core/hono-routes.js'
+import { appTarget } from '../request/url.js'
 import type { BridgeHandler, DispatchInfo, DispatchSide, FallbackHandler, FetchApp, FetchBridgeOptions, NextFunction } from './options.js'
 
 const DISPATCH: unique symbol = Symbol('express-fetch-bridge.dispatch')

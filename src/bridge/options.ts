@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import { DEFAULT_DRAIN, type DrainBounds } from './drain.js'
+import { DEFAULT_DRAIN, type DrainBounds } from '../request/drain.js'
 // @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express'
 

@@ -1,4 +1,4 @@
-import type { BinaryType } from './fetch-types.js'
+import type { BinaryType } from '../core/fetch-types.js'
 import type { PendingUpgrade, RouteEvents } from './websocket-helper.js'
 import type { WebSocketLike } from './websocket-types.js'
 

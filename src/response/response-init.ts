@@ -3,8 +3,8 @@
  * WebIDL and Fetch-spec rules a LightResponse must apply exactly as the platform does.
  */
 
-import type { HeadersInit } from './fetch-types.js'
-import type { FlatHeaders } from './headers.js'
+import type { HeadersInit } from '../core/fetch-types.js'
+import type { FlatHeaders } from '../core/headers.js'
 import { defaultContentType, type FastBody } from './response-body.js'
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' })

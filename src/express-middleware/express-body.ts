@@ -1,8 +1,9 @@
+import { PlatformRequest } from '../core/platform.js'
 import { openAsBlob } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
-import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from './rebuilt-body.js'
-import { hasBody } from './request-body.js'
-import type { BodyInit } from './fetch-types.js'
+import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from '../request/rebuilt-body.js'
+import { hasBody } from '../request/request-body.js'
+import type { BodyInit } from '../core/fetch-types.js'
 
 /**
  * After Express middleware parsed the body (express.json(), urlencoded(), text(), raw(), multer), the
@@ -11,7 +12,6 @@ import type { BodyInit } from './fetch-types.js'
  */
 
 /** The platform's Request (hosts such as @hono/node-server replace the global with their own). */
-const PlatformRequest: typeof Request = globalThis.Request
 
 /** What multer leaves on the request. */
 interface UploadedFile {

@@ -1,11 +1,12 @@
+import { PlatformRequest as OriginalRequest } from '../core/platform.js'
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { bridgeInfo, type BridgeInfo } from './bridge-info.js'
-import { fetchBridge } from './bridge.js'
-import { BadRequestError } from './errors.js'
-import { isUnmatched } from './fallthrough.js'
-import { requestHeaders } from './headers.js'
-import type { BridgeHandler, FetchApp } from './options.js'
+import { bridgeInfo, type BridgeInfo } from '../bridge/bridge-info.js'
+import { fetchBridge } from '../bridge/bridge.js'
+import { BadRequestError } from '../core/errors.js'
+import { isUnmatched } from '../bridge/fallthrough.js'
+import { requestHeaders } from '../core/headers.js'
+import type { BridgeHandler, FetchApp } from '../bridge/options.js'
 import { openSocket } from './websocket-context.js'
 import { PENDING_UPGRADE, type PendingUpgrade } from './websocket-helper.js'
 import { findMount, isExpressApp, upgradeUrl } from './websocket-mount.js'
@@ -20,7 +21,6 @@ import type { AttachWebSocketsOptions, WebSocketAttachment, WebSocketLike } from
  * when no other listener exists.
  */
 
-const OriginalRequest: typeof Request = globalThis.Request
 const DISPATCHER = Symbol('express-fetch-bridge.upgradeDispatcher')
 
 type Emit = Server['emit'] & { [DISPATCHER]?: true }

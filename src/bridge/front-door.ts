@@ -1,6 +1,6 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
-import { handOver } from './request-body.js'
+import { handOver } from '../request/request-body.js'
 
 /**
  * Where a request goes when the bridge does not answer it: the Express chain (`next`), the front-door

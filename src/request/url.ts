@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { BadRequestError } from './errors.js'
+import { BadRequestError } from '../core/errors.js'
 
 /**
  * The request URL: origin (Host, trust proxy, fixed `origin`) and target (path and query, mount

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { flattenHeaders } from './headers.js'
+import { flattenHeaders } from '../core/headers.js'
 
 /**
  * Refusing an upgrade: an HTTP answer written raw to the socket (there is no ServerResponse for an

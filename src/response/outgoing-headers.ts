@@ -1,5 +1,5 @@
 import { OutgoingMessage, ServerResponse, type OutgoingHttpHeader } from 'node:http'
-import type { FlatHeaders } from './headers.js'
+import type { FlatHeaders } from '../core/headers.js'
 
 /**
  * How the app's headers meet the ones earlier middleware already set on `res`: when a merge is needed,

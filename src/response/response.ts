@@ -6,11 +6,12 @@
  * response cache; streams are kept too so the serializer can flush headers at once.
  */
 
+import { PlatformResponse } from '../core/platform.js'
 import { Readable } from 'node:stream'
-import { delegateRemaining } from './delegate.js'
-import { defineGlobal, processShared, registeredShared } from './process-shared.js'
-import type { BodyInit, ResponseType } from './fetch-types.js'
-import { flattenInit, type FlatHeaders } from './headers.js'
+import { delegateRemaining } from '../core/delegate.js'
+import { defineGlobal, processShared, registeredShared } from '../core/process-shared.js'
+import type { BodyInit, ResponseType } from '../core/fetch-types.js'
+import { flattenInit, type FlatHeaders } from '../core/headers.js'
 import {
   fixedBodyStream,
   FixedSource,
@@ -39,7 +40,7 @@ interface Shared {
 const registered = registeredShared<Shared>('response@3')
 
 /** The platform's Response, captured before anything replaces the global. */
-export const OriginalResponse: typeof Response = registered?.OriginalResponse ?? globalThis.Response
+export const OriginalResponse: typeof Response = registered?.OriginalResponse ?? PlatformResponse
 
 // Filled in by the class's static block: module-internal access to private state for the serializer.
 let fastState!: (r: LightResponseImpl, out: LightState) => boolean

@@ -1,7 +1,7 @@
 import { type IncomingMessage, ServerResponse } from 'node:http'
-import { drainAfterResponse } from './drain.js'
+import { drainAfterResponse } from '../request/drain.js'
 import { chunkFor, endChunks, endHead, ignore, isNullBodyStatus } from './fixed-body.js'
-import { indexOfHeader, type FlatHeaders } from './headers.js'
+import { indexOfHeader, type FlatHeaders } from '../core/headers.js'
 import { writeHead } from './outgoing-headers.js'
 import { readAhead } from './read-ahead.js'
 

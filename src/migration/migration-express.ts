@@ -4,7 +4,7 @@
  * whether it would serve a concrete path by asking Express's own layers (`layer.match()`).
  */
 import { METHODS } from 'node:http'
-import { bridgeInfo, type BridgeRouting } from './bridge-info.js'
+import { bridgeInfo, type BridgeRouting } from '../bridge/bridge-info.js'
 import { expressSamples, joinPath, neighbours } from './migration-samples.js'
 
 /** A mount point on the way to a route: an `app.use(path, …)` layer, or an assumed bridge prefix. */

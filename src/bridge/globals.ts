@@ -1,6 +1,9 @@
-import { installGlobalResponse } from './response.js'
-import type { RequestInfo } from './fetch-types.js'
-import { defineGlobal } from './process-shared.js'
+import { installGlobalResponse } from '../response/response.js'
+import type { RequestInfo } from '../core/fetch-types.js'
+import { defineGlobal, REAL_REQUEST } from '../core/process-shared.js'
+import { PlatformRequest } from '../core/platform.js'
+
+export { REAL_REQUEST }
 
 /**
  * The globals the bridge installs unless `overrideGlobalObjects: false`: the lightweight Response,
@@ -9,13 +12,9 @@ import { defineGlobal } from './process-shared.js'
  * slots that only a real Request has, so these hand it the real Request the lazy one stands for.
  */
 
-/** Method of the lazy Request returning its real Request; shared by every copy of the module (ESM/CJS). */
-export const REAL_REQUEST: unique symbol = Symbol.for('express-fetch-bridge/real-request') as any
 
 const INSTALLED = Symbol.for('express-fetch-bridge/request-global')
 
-/** The platform's Request, captured before anything could replace the global. */
-const PlatformRequest: typeof Request = globalThis.Request
 
 function real(input: unknown): unknown {
   return typeof input === 'object' && input !== null && REAL_REQUEST in input ? (input as { [REAL_REQUEST](): Request })[REAL_REQUEST]() : input

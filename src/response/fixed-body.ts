@@ -1,7 +1,7 @@
 import { ServerResponse, type IncomingMessage } from 'node:http'
-import { drainAfterResponse } from './drain.js'
-import { removeHeader, type FlatHeaders } from './headers.js'
-import { hasBody } from './request-body.js'
+import { drainAfterResponse } from '../request/drain.js'
+import { removeHeader, type FlatHeaders } from '../core/headers.js'
+import { hasBody } from '../request/request-body.js'
 import { writeHead } from './outgoing-headers.js'
 
 /** Answers whose body is known up front: a fixed body with an exact Content-Length, or none at all. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { requestOrigin, requestUrl, type ExpressLikeRequest } from './url.js'
+import { requestOrigin, requestUrl, type ExpressLikeRequest } from '../request/url.js'
 
 /**
  * The URL Hono sees for an upgrade: the same as for an HTTP request through the same bridge. Upgrades

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { endFixed, endHead, toBytes } from './fixed-body.js'
-import { flattenHeaders, indexOfHeader, removeHeader, type FlatHeaders } from './headers.js'
+import { flattenHeaders, indexOfHeader, removeHeader, type FlatHeaders } from '../core/headers.js'
 import { defaultContentType, fillLightState, OriginalResponse, type LightState } from './response.js'
 import { pumpStream } from './stream-pump.js'
-import { ALREADY_SENT_HEADER } from './already-sent.js'
+import { ALREADY_SENT_HEADER } from '../core/already-sent.js'
 
 /**
  * Writes a fetch Response onto a Node ServerResponse.

@@ -23,6 +23,9 @@ export function registeredShared<T>(key: string): T | undefined {
  */
 export const BRIDGE_ENV: unique symbol = Symbol.for('express-fetch-bridge/bridge-env') as any
 
+/** Method of the lazy Request returning its real Request; shared by every copy of the module (ESM/CJS). */
+export const REAL_REQUEST: unique symbol = Symbol.for('express-fetch-bridge/real-request') as any
+
 /** Replace a global the way the platform defines its own: writable, configurable, not enumerable. */
 export function defineGlobal(name: 'Response' | 'Request' | 'fetch', value: unknown): void {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 // @ts-ignore -- hono is an optional peer: without it the helper's type falls back to `any`
 import type { Context, MiddlewareHandler } from 'hono'
-import type { BinaryType } from './fetch-types.js'
+import type { BinaryType } from '../core/fetch-types.js'
 
 /**
  * The part of a `ws` WebSocket the bridge uses (structural, so `ws` stays an optional peer and its

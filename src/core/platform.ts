@@ -1,0 +1,9 @@
+import { processShared } from './process-shared.js'
+
+/**
+ * The platform's `Request` and `Response`, captured once per process, before the bridge replaces the
+ * globals: every copy of the package (ESM and CJS) and every module uses these, so "the platform's
+ * class" means one thing everywhere.
+ */
+export const PlatformRequest: typeof Request = processShared('PlatformRequest@1', globalThis.Request)
+export const PlatformResponse: typeof Response = processShared('PlatformResponse@1', globalThis.Response)
