@@ -8,7 +8,8 @@ import {
   type NextFunction,
   type ResolvedOptions,
 } from './options.js'
-import { fallthroughFetch, isHonoFetch, isHonoLike, isUnmatched, NOT_FOUND, withNotFoundHeaders } from './fallthrough.js'
+import { fallthroughFetch, isHonoFetch, isUnmatched, NOT_FOUND, withNotFoundHeaders } from './fallthrough.js'
+import { isHonoApp, isThenable } from '../core/app-kinds.js'
 import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } from './front-door.js'
 import { BadRequestError } from '../core/errors.js'
 import { noteUnfinishedBody } from '../request/drain.js'
@@ -46,7 +47,7 @@ function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, e
     }
     return app
   }
-  if (fallthrough && isHonoLike(app)) return fallthroughFetch(app)
+  if (fallthrough && isHonoApp(app)) return fallthroughFetch(app)
   if (app !== null && typeof app === 'object' && typeof app.fetch === 'function') return app.fetch.bind(app)
   throw new TypeError('fetchBridge: expected a Hono app, an object with fetch(request, env, ctx), or a function')
 }
@@ -116,7 +117,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     } catch (err) {
       return failed(req, res, next, err)
     }
-    if (result !== null && typeof result === 'object' && typeof (result as Promise<unknown>).then === 'function') {
+    if (isThenable(result)) {
       ;(result as Promise<unknown>).then(
         (response) => respond(response, req, res, next, env, fallthrough, fallback),
         (err) => failed(req, res, next, err),

@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { bridgeInfo, recordBridge } from './bridge-info.js'
 import { failed, nobodyBehind, passOn, withListen } from './front-door.js'
-import { canMatch, honoMatches, type HonoRoutes } from '../core/hono-routes.js'
+import { isHonoApp } from '../core/app-kinds.js'
+import { honoMatches, type HonoRoutes } from '../core/hono-routes.js'
 import { appTarget } from '../request/url.js'
 import type { BridgeHandler, DispatchInfo, DispatchSide, FallbackHandler, FetchApp, FetchBridgeOptions, NextFunction } from './options.js'
 
@@ -74,7 +75,7 @@ export function reportingBridge(
   const fallback = options.fallback
   const inner = make(app, { ...options, onDispatch: undefined, fallback: fallback && markFallback(fallback) })
   const info = bridgeInfo(inner)!
-  const hono = canMatch(app) ? app : undefined
+  const hono = isHonoApp(app) ? app : undefined
 
   const handler = function reportingBridgeMiddleware(req: Tracked, res: ServerResponse, next?: NextFunction) {
     const appUrl = appTarget(req, info.keepMountPath)

@@ -12,36 +12,16 @@ export const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge.notFound')
 /** Set with it: a clone of the app that runs the app's own notFound handler (see withNotFoundHeaders). */
 const PROBE: unique symbol = Symbol('express-fetch-bridge.notFoundProbe')
 
+import type { HonoAppShape } from '../core/app-kinds.js'
+
 type Handler = (...args: any[]) => any
 
-/** The public surface of a Hono app this module relies on. */
-interface HonoLike {
-  fetch: Handler
-  basePath(path: string): HonoLike
-  notFound(handler: Handler): unknown
-  onError(handler: Handler): unknown
-  router: unknown
-  routes: unknown[]
-}
+type HonoLike = HonoAppShape
 
 interface NotFoundContext {
   env: unknown
   req: { raw: Request }
   executionCtx: unknown
-}
-
-export function isHonoLike(app: unknown): app is HonoLike {
-  const a = app as Partial<HonoLike> | null
-  return (
-    typeof a === 'object' &&
-    a !== null &&
-    typeof a.fetch === 'function' &&
-    typeof a.basePath === 'function' &&
-    typeof a.notFound === 'function' &&
-    typeof a.onError === 'function' &&
-    Array.isArray(a.routes) &&
-    'router' in a
-  )
 }
 
 /**
@@ -112,7 +92,7 @@ export function fallthroughFetch(app: HonoLike): Handler {
   if (fetch !== undefined) return fetch
   const clone = app.basePath('/')
   const probe = app.basePath('/')
-  probe.router = NO_ROUTES
+  probe.router = NO_ROUTES as unknown as HonoLike['router']
   clone.notFound((c: NotFoundContext) => markNotFound(c, probe))
   const onError = app.onError
   app.onError = function (this: unknown, handler: Handler) {

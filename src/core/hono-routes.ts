@@ -33,8 +33,3 @@ export function honoMatches(hono: HonoRoutes, method: string, target: string): H
   }
   return routes
 }
-
-export function canMatch(app: unknown): app is HonoRoutes {
-  const a = app as Partial<HonoRoutes> | null
-  return typeof a === 'object' && a !== null && Array.isArray(a.routes) && typeof a.router?.match === 'function'
-}

@@ -1,3 +1,4 @@
+import { isExpressApp } from '../core/app-kinds.js'
 import { createRequire } from 'node:module'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import path from 'node:path'
@@ -19,16 +20,7 @@ export interface ExpressAppLike {
   response: object
 }
 
-export function isExpressApp(value: unknown): value is ExpressAppLike {
-  const app = value as any
-  return (
-    typeof app === 'function' &&
-    typeof app.handle === 'function' &&
-    typeof app.set === 'function' &&
-    typeof app.request === 'object' &&
-    typeof app.response === 'object'
-  )
-}
+export { isExpressApp }
 
 // undefined: not tried yet; null: express is not installed (Connect-only middleware still works).
 let defaultApp: ExpressAppLike | null | undefined

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { isThenable } from '../core/app-kinds.js'
 
 /**
  * Running a list of Express/Connect middleware the way Express's router runs `app.use()` layers:
@@ -66,7 +67,7 @@ export function runChain(stack: readonly ExpressHandler[], req: IncomingMessage,
         reqNext.next = next
         try {
           const result = error ? fn(error, req, res, next) : fn(req, res, next)
-          if (result !== null && typeof result === 'object' && typeof (result as Promise<unknown>).then === 'function') {
+          if (isThenable(result)) {
             ;(result as Promise<unknown>).then(undefined, (e: unknown) => next(e || new Error('Rejected promise')))
           }
           return

@@ -7,7 +7,8 @@ import { bridgeInfo } from '../bridge/bridge-info.js'
 import { bridgeEndpoint, collectEndpoints, prefixMount, stackOf, type Endpoint, type ExpressBridge, type ExpressRoute } from './migration-express.js'
 import { formatReport } from './migration-format.js'
 import { honoSamples, joinPath, neighbours } from './migration-samples.js'
-import { canMatch, honoMatches, isMiddleware, type HonoRoutes as Hono } from '../core/hono-routes.js'
+import { isHonoApp } from '../core/app-kinds.js'
+import { honoMatches, isMiddleware, type HonoRoutes as Hono } from '../core/hono-routes.js'
 
 /** Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still live), `unchecked` (a RegExp path: no samples). */
 export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'unchecked'
@@ -247,9 +248,9 @@ export function migrationReport(expressApp: unknown, honoApp?: unknown, options:
     throw new TypeError('migrationReport: expected an Express 4/5 app or Router, or a front-door fetchBridge')
   }
   const endpoints: Endpoint[] = collectEndpoints(stack ?? [])
-  const found = endpoints.filter((e): e is ExpressBridge => e.kind === 'bridge' && canMatch(e.info.app))
+  const found = endpoints.filter((e): e is ExpressBridge => e.kind === 'bridge' && isHonoApp(e.info.app))
   const hono = (honoApp ?? frontDoor?.app ?? found[0]?.info.app) as Hono | undefined
-  if (!canMatch(hono)) {
+  if (!isHonoApp(hono)) {
     throw new TypeError('migrationReport: expected a Hono app (none given, and no bridge over one in the Express stack)')
   }
   let bridges = found.filter((b) => b.info.app === hono)

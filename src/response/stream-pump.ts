@@ -75,9 +75,7 @@ export async function pumpStream(
   res.once('close', onClose)
   try {
     for (const chunk of ahead.chunks) {
-      if (remaining !== -1 && (remaining -= chunk.byteLength) < 0) {
-        throw new RangeError('The response stream produced more bytes than its Content-Length')
-      }
+      remaining = countDown(remaining, chunk.byteLength)
       res.write(chunkFor(res, chunk))
     }
     let pending = ahead.pending
@@ -88,9 +86,7 @@ export async function pumpStream(
       if (closed) return
       if (done) break
       if (value === undefined || value.byteLength === 0) continue
-      if (remaining !== -1 && (remaining -= value.byteLength) < 0) {
-        throw new RangeError('The response stream produced more bytes than its Content-Length')
-      }
+      remaining = countDown(remaining, value.byteLength)
       batch.start()
       const ok = res.write(value instanceof Uint8Array ? chunkFor(res, value) : value)
       if (!ok && !closed) {
@@ -121,6 +117,13 @@ export async function pumpStream(
   } finally {
     res.off('close', onClose)
   }
+}
+
+/** What is left of a declared Content-Length after `n` more bytes (-1: none declared); past it, a RangeError. */
+function countDown(remaining: number, n: number): number {
+  if (remaining === -1) return -1
+  if ((remaining -= n) < 0) throw new RangeError('The response stream produced more bytes than its Content-Length')
+  return remaining
 }
 
 /**

@@ -9,7 +9,8 @@ import { requestHeaders } from '../core/headers.js'
 import type { BridgeHandler, FetchApp } from '../bridge/options.js'
 import { openSocket } from './websocket-context.js'
 import { PENDING_UPGRADE, type PendingUpgrade } from './websocket-helper.js'
-import { findMount, isExpressApp, upgradeUrl } from './websocket-mount.js'
+import { findMount, upgradeUrl } from './websocket-mount.js'
+import { isExpressApp, isThenable } from '../core/app-kinds.js'
 import { discardBody, headerLines, refuseUpgrade } from './websocket-refuse.js'
 import type { AttachWebSocketsOptions, WebSocketAttachment, WebSocketLike } from './websocket-types.js'
 
@@ -36,9 +37,6 @@ function isWebSocketUpgrade(req: IncomingMessage): boolean {
   return upgrade !== undefined && upgrade.toLowerCase() === 'websocket'
 }
 
-function thenable(value: unknown): value is Promise<unknown> {
-  return value !== null && typeof value === 'object' && typeof (value as Promise<unknown>).then === 'function'
-}
 
 /**
  * Serve the Hono app's `upgradeWebSocket` routes on `server`, in front of the upgrade listeners it
@@ -126,7 +124,7 @@ export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchAp
     } catch (err) {
       return fail(err)
     }
-    if (thenable(result)) result.then((response) => decide(response, true), fail)
+    if (isThenable(result)) result.then((response) => decide(response, true), fail)
     else decide(result, false)
 
     function fail(err: unknown): void {

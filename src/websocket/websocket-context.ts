@@ -1,3 +1,4 @@
+import { isThenable } from '../core/app-kinds.js'
 import type { BinaryType } from '../core/fetch-types.js'
 import type { PendingUpgrade, RouteEvents } from './websocket-helper.js'
 import type { WebSocketLike } from './websocket-types.js'
@@ -84,7 +85,7 @@ export function openSocket(ws: WebSocketLike, pending: PendingUpgrade, report: (
     if (handler === undefined) return
     try {
       const result = handler(evt, ctx)
-      if (result !== null && typeof result === 'object' && typeof (result as Promise<unknown>).then === 'function') {
+      if (isThenable(result)) {
         ;(result as Promise<unknown>).then(undefined, onError)
       }
     } catch (err) {

@@ -1,3 +1,4 @@
+import { isExpressApp } from '../core/app-kinds.js'
 import type { IncomingMessage } from 'node:http'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from '../request/url.js'
 
@@ -33,13 +34,6 @@ export interface Mount {
   app: { settings?: Record<string, unknown> } | undefined
   /** The mount path Express would strip (`req.baseUrl`). */
   baseUrl: string
-}
-
-/** An Express 4/5 app: a listener with `handle`, `set` and `settings`. */
-export function isExpressApp(value: unknown): value is { settings: Record<string, unknown> } {
-  if (typeof value !== 'function') return false
-  const app = value as unknown as { handle?: unknown; set?: unknown; settings?: unknown }
-  return typeof app.handle === 'function' && typeof app.set === 'function' && typeof app.settings === 'object'
 }
 
 function stackOf(router: unknown): LayerLike[] | undefined {
