@@ -32,7 +32,8 @@ class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv
-  if (command !== 'routes') throw new UsageError(command === undefined ? 'missing command' : `unknown command: ${command}`)
+  if (command !== 'routes')
+    throw new UsageError(command === undefined ? 'missing command' : `unknown command: ${command}`)
   let file: string | undefined
   let json = false
   const options: MigrationReportOptions = {}
@@ -42,7 +43,8 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--prefix') options.prefix = value(rest, ++i, arg)
     else if (arg === '--mount-path') {
       const mountPath = value(rest, ++i, arg)
-      if (mountPath !== 'strip' && mountPath !== 'keep') throw new UsageError(`--mount-path must be strip or keep, got ${mountPath}`)
+      if (mountPath !== 'strip' && mountPath !== 'keep')
+        throw new UsageError(`--mount-path must be strip or keep, got ${mountPath}`)
       options.mountPath = mountPath
     } else if (arg.startsWith('-')) throw new UsageError(`unknown option: ${arg}`)
     else if (file === undefined) file = arg
@@ -89,7 +91,8 @@ async function load(file: string): Promise<Record<string, unknown>> {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && (typeof v === 'object' || typeof v === 'function')
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && (typeof v === 'object' || typeof v === 'function')
 
 /**
  * Finds `{ app | express, hono }` in the module or its default export, or takes a default export that
@@ -104,7 +107,9 @@ function pickApps(ns: Record<string, unknown>): { app: unknown; hono: unknown } 
   }
   const app = levels.find((level) => typeof level === 'function')
   if (app !== undefined) return { app, hono: levels.map((level) => level.hono).find((h) => h !== undefined) }
-  throw new UsageError('the module exports no Express app: export `app` (or `express`) and `hono`, e.g. module.exports = { app, hono }')
+  throw new UsageError(
+    'the module exports no Express app: export `app` (or `express`) and `hono`, e.g. module.exports = { app, hono }',
+  )
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -125,7 +130,9 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     const usage = err instanceof UsageError
-    process.stderr.write(`express-fetch-bridge: ${err instanceof Error ? err.message : String(err)}\n${usage ? '\n' + USAGE + '\n' : ''}`)
+    process.stderr.write(
+      `express-fetch-bridge: ${err instanceof Error ? err.message : String(err)}\n${usage ? '\n' + USAGE + '\n' : ''}`,
+    )
     // The server module may have opened handles (databases, timers): exit rather than wait for them.
     process.exit(usage ? 2 : 1)
   },

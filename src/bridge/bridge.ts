@@ -23,7 +23,9 @@ import { reportingBridge } from './dispatch-report.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
-  process.emitWarning(`express-fetch-bridge: a waitUntil() task failed: ${err instanceof Error ? err.stack : String(err)}`)
+  process.emitWarning(
+    `express-fetch-bridge: a waitUntil() task failed: ${err instanceof Error ? err.stack : String(err)}`,
+  )
 }
 
 // The bridge keeps no per-request state in ctx, so one object serves every request.
@@ -35,14 +37,17 @@ const executionContext: ExecutionContextLike = Object.freeze({
   props: Object.freeze({}),
 }) as ExecutionContextLike
 
-function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown {
+function resolveFetch(
+  app: FetchApp,
+  fallthrough: boolean,
+): (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown {
   if (typeof app === 'function') {
     // `fetchBridge(hono.fetch)` (the @hono/node-server habit): the app behind it cannot be reached,
     // so nothing could fall through. Say so now rather than answer every Express route with a 404.
     if (fallthrough && isHonoFetch(app)) {
       throw new TypeError(
-        'fetchBridge: got a Hono app\'s fetch function; pass the app itself (fetchBridge(app)) so unmatched ' +
-          'requests fall through to Express, or pass { fallthrough: false } to send Hono\'s 404 for them',
+        "fetchBridge: got a Hono app's fetch function; pass the app itself (fetchBridge(app)) so unmatched " +
+          "requests fall through to Express, or pass { fallthrough: false } to send Hono's 404 for them",
       )
     }
     return app
@@ -56,7 +61,8 @@ function resolveFetch(app: FetchApp, fallthrough: boolean): (request: Request, e
  * Serve a Fetch-API app (Hono, or anything with `fetch(request, env, ctx)`) from Express, Connect or
  * node:http (HTTP/1.x; HTTP/2 requests are answered 505). Pass a Hono app itself: `fetchBridge(app.fetch)`
  * throws at start-up unless `fallthrough: false`, since nothing could fall through. Requests the app
- * must not get (a Host no URL can hold, a target with dot segments, backslashes or escaped unreserved characters) are handed on
+ * must not get (a Host no URL can hold, a target with dot segments, backslashes or escaped unreserved characters) are
+ * handed on
  * untouched, or answered 400 where nobody else can.
  *
  * @example
@@ -85,7 +91,11 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   if (opts.overrideGlobalObjects) installGlobals()
 
   // No closures on the synchronous path: respond() is a module function taking the request's parts.
-  const handler = withListen(function fetchBridgeMiddleware(req: IncomingMessage, res: ServerResponse, next?: NextFunction) {
+  const handler = withListen(function fetchBridgeMiddleware(
+    req: IncomingMessage,
+    res: ServerResponse,
+    next?: NextFunction,
+  ) {
     if (overrideGlobalObjects) installGlobals()
 
     if (req.httpVersionMajor === 2) return refuseHttp2(res)
@@ -107,9 +117,10 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       return badRequest(res)
     }
     // `incoming` and `outgoing` are the request's own objects: an `env()` result cannot replace them.
-    const env: object = envFactory === undefined
-      ? { incoming: req, outgoing: res, [BRIDGE_ENV]: true }
-      : { ...envFactory(req, res), incoming: req, outgoing: res, [BRIDGE_ENV]: true }
+    const env: object =
+      envFactory === undefined
+        ? { incoming: req, outgoing: res, [BRIDGE_ENV]: true }
+        : { ...envFactory(req, res), incoming: req, outgoing: res, [BRIDGE_ENV]: true }
 
     let result: unknown
     try {

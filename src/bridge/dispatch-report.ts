@@ -9,7 +9,15 @@ import { failed, nobodyBehind, passOn, withListen } from './front-door.js'
 import { isHonoApp } from '../core/app-kinds.js'
 import { honoMatches, type HonoRoutes } from '../core/hono-routes.js'
 import { appTarget } from '../request/url.js'
-import type { BridgeHandler, DispatchInfo, DispatchSide, FallbackHandler, FetchApp, FetchBridgeOptions, NextFunction } from './options.js'
+import type {
+  BridgeHandler,
+  DispatchInfo,
+  DispatchSide,
+  FallbackHandler,
+  FetchApp,
+  FetchBridgeOptions,
+  NextFunction,
+} from './options.js'
 
 const DISPATCH: unique symbol = Symbol('express-fetch-bridge.dispatch')
 

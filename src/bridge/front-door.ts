@@ -23,7 +23,12 @@ export function someoneBehind(next: NextFunction | undefined, fallback: Fallback
 }
 
 /** No route of the app matched: hand the request on untouched (unless the app read part of its body). */
-export function passOn(req: IncomingMessage, res: ServerResponse, next: NextFunction | undefined, fallback: FallbackHandler | undefined): void {
+export function passOn(
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: NextFunction | undefined,
+  fallback: FallbackHandler | undefined,
+): void {
   const unusable = handOver(req)
   if (unusable !== undefined) return failed(req, res, next, unusable)
   if (fallback === undefined) {
@@ -68,7 +73,7 @@ function answer(req: IncomingMessage, res: ServerResponse, err: unknown): void {
   }
   const status = err === undefined ? 404 : statusOf(err)
   if (status >= 500) logError(err)
-  plain(res, status, err === undefined ? `Cannot ${req.method} ${req.url}` : STATUS_CODES[status] ?? 'Error')
+  plain(res, status, err === undefined ? `Cannot ${req.method} ${req.url}` : (STATUS_CODES[status] ?? 'Error'))
 }
 
 /** A request nobody behind the bridge can take and the app must not get: 400, nothing logged. */
@@ -102,7 +107,9 @@ function statusOf(err: unknown): number {
 }
 
 /** `handler.listen(...)`: `http.createServer(handler).listen(...)`, like Express's `app.listen`. */
-export function withListen(handler: (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void): BridgeHandler {
+export function withListen(
+  handler: (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void,
+): BridgeHandler {
   const listen = function listen(...args: unknown[]): Server {
     const server = createServer(handler)
     return server.listen(...(args as Parameters<Server['listen']>))

@@ -12,12 +12,12 @@ export { REAL_REQUEST }
  * slots that only a real Request has, so these hand it the real Request the lazy one stands for.
  */
 
-
 const INSTALLED = Symbol.for('express-fetch-bridge/request-global')
 
-
 function real(input: unknown): unknown {
-  return typeof input === 'object' && input !== null && REAL_REQUEST in input ? (input as { [REAL_REQUEST](): Request })[REAL_REQUEST]() : input
+  return typeof input === 'object' && input !== null && REAL_REQUEST in input
+    ? (input as { [REAL_REQUEST](): Request })[REAL_REQUEST]()
+    : input
 }
 
 /**
@@ -75,5 +75,6 @@ export function installGlobals(): void {
   installed = true
   installGlobalResponse()
   const fetch = globalThis.fetch
-  if (typeof fetch === 'function' && (fetch as unknown as Record<symbol, unknown>)[INSTALLED] !== true) defineGlobal('fetch', wrapFetch(fetch))
+  if (typeof fetch === 'function' && (fetch as unknown as Record<symbol, unknown>)[INSTALLED] !== true)
+    defineGlobal('fetch', wrapFetch(fetch))
 }

@@ -103,10 +103,14 @@ export interface DispatchInfo {
 }
 
 /** Options of `fetchBridge`. */
-export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse> {
+export interface FetchBridgeOptions<
+  Req extends IncomingMessage = IncomingMessage,
+  Res extends ServerResponse = ServerResponse,
+> {
   /**
    * Install the bridge's lightweight `Response` as `globalThis.Response` when `fetchBridge()` is
-   * called (before any request, so start-up code and tests build the same classes the app gets), so `new Response()`, `c.text()` and `c.json()` take the fast path. The
+   * called (before any request, so start-up code and tests build the same classes the app gets), so `new Response()`,
+   * `c.text()` and `c.json()` take the fast path. The
    * lightweight class passes `instanceof Response` for real responses too. The global `Request` and
    * `fetch` are wrapped at the same time so they accept the lazy `c.req.raw` like a platform Request
    * (`new Request(c.req.raw, init)`, `fetch(c.req.raw)`, as `hono/body-limit` and
@@ -122,7 +126,8 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * When the app has no route for a request (a Hono app's not-found handler would run, or a plain
    * fetch function returns `undefined`/`null`), call `next()` so the Express routes behind the bridge
    * serve it. With `false` the app's own 404 is sent. Requests the app must not get (a Host no URL can
-   * hold, a target Express and the app would route apart (dot segments, `%61`), `OPTIONS *`) are handed on too, untouched and
+   * hold, a target Express and the app would route apart (dot segments, `%61`), `OPTIONS *`) are handed on too,
+   * untouched and
    * quietly; with `false`, or without anyone behind the bridge, they are answered 400.
    * @default true
    * @example fetchBridge(app, { fallthrough: false })
@@ -177,7 +182,8 @@ export interface FetchBridgeOptions<Req extends IncomingMessage = IncomingMessag
    * Errors it throws are reported as process warnings, never thrown into the server.
    * @default undefined
    * @example Prometheus (prom-client); label with the route pattern, never the raw URL
-   * const served = new client.Counter({ name: 'bridge_requests_total', help: 'Requests by side', labelNames: ['side', 'route', 'status'] })
+   * const served = new client.Counter({ name: 'bridge_requests_total', help: 'Requests by side', labelNames: ['side',
+   * 'route', 'status'] })
    * app.use(fetchBridge(hono, {
    *   onDispatch: (info) => served.inc({ side: info.side, route: info.route ?? '', status: info.status }),
    * }))
@@ -216,7 +222,9 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
   for (const name of ['overrideGlobalObjects', 'fallthrough'] as const) {
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') {
-      throw new TypeError(`fetchBridge: ${name} must be true or false, got ${typeof value === 'string' ? `'${value}'` : String(value)}`)
+      throw new TypeError(
+        `fetchBridge: ${name} must be true or false, got ${typeof value === 'string' ? `'${value}'` : String(value)}`,
+      )
     }
   }
   if (mountPath !== 'strip' && mountPath !== 'keep') {
@@ -263,9 +271,13 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
 
 function resolveDrain(drain: FetchBridgeOptions['drain']): DrainBounds {
   if (drain === undefined) return DEFAULT_DRAIN
-  if (drain === null || typeof drain !== 'object') throw new TypeError('fetchBridge: drain must be { maxBytes?, maxMs? }')
+  if (drain === null || typeof drain !== 'object')
+    throw new TypeError('fetchBridge: drain must be { maxBytes?, maxMs? }')
   const { maxBytes = DEFAULT_DRAIN.maxBytes, maxMs = DEFAULT_DRAIN.maxMs } = drain
-  for (const [name, value] of [['maxBytes', maxBytes], ['maxMs', maxMs]] as const) {
+  for (const [name, value] of [
+    ['maxBytes', maxBytes],
+    ['maxMs', maxMs],
+  ] as const) {
     if (typeof value !== 'number' || !(value >= 0) || value === Infinity) {
       throw new TypeError(`fetchBridge: drain.${name} must be a finite number >= 0, got ${String(value)}`)
     }

@@ -24,7 +24,10 @@ export function isMiddleware(handler: any): boolean {
  * and the trailing slash dropped under `strict: false`).
  */
 export function honoMatches(hono: HonoRoutes, method: string, target: string): HonoRoute[] {
-  const path = typeof hono.getPath === 'function' ? hono.getPath({ url: 'http://localhost' + target }, { env: {} }) : target.split('?')[0]
+  const path =
+    typeof hono.getPath === 'function'
+      ? hono.getPath({ url: 'http://localhost' + target }, { env: {} })
+      : target.split('?')[0]
   const [matches] = hono.router.match(method === 'HEAD' ? 'GET' : method, path)
   const routes: HonoRoute[] = []
   for (const match of matches) {

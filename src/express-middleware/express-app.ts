@@ -100,5 +100,7 @@ export function leaveApp(saved: SavedPrototypes | undefined, req: object, res: o
 /** Node bindings usable by Express middleware: HTTP/1 node:http objects (Express does not do HTTP/2). */
 export function hasNodeBindings(env: unknown): env is { incoming: IncomingMessage; outgoing: ServerResponse } {
   const e = env as { incoming?: unknown; outgoing?: unknown } | null | undefined
-  return typeof e === 'object' && e !== null && e.incoming instanceof IncomingMessage && e.outgoing instanceof ServerResponse
+  return (
+    typeof e === 'object' && e !== null && e.incoming instanceof IncomingMessage && e.outgoing instanceof ServerResponse
+  )
 }

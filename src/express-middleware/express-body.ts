@@ -94,7 +94,8 @@ async function formFromMultipart(req: MultipartRequest): Promise<FormData | unde
   const files: UploadedFile[] = []
   if (req.file !== undefined) files.push(req.file)
   if (Array.isArray(req.files)) files.push(...req.files)
-  else if (req.files !== undefined && req.files !== null) for (const list of Object.values(req.files)) files.push(...list)
+  else if (req.files !== undefined && req.files !== null)
+    for (const list of Object.values(req.files)) files.push(...list)
   for (const file of files) {
     const content = await toFile(file)
     if (content === undefined) return undefined

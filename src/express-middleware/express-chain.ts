@@ -23,14 +23,15 @@ export interface LateErrors {
 }
 
 /** How the run ended. */
-export type ChainOutcome =
-  | { kind: 'next'; late: LateErrors }
-  | { kind: 'error'; error: unknown }
-  | { kind: 'answered' }
+export type ChainOutcome = { kind: 'next'; late: LateErrors } | { kind: 'error'; error: unknown } | { kind: 'answered' }
 
 const ANSWERED: ChainOutcome = Object.freeze({ kind: 'answered' })
 
-export function runChain(stack: readonly ExpressHandler[], req: IncomingMessage, res: ServerResponse): Promise<ChainOutcome> {
+export function runChain(
+  stack: readonly ExpressHandler[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<ChainOutcome> {
   return new Promise<ChainOutcome>((resolve) => {
     let settled = false
     let late: LateErrors | undefined
@@ -63,7 +64,7 @@ export function runChain(stack: readonly ExpressHandler[], req: IncomingMessage,
         const fn = stack[index++]
         const handlesErrors = fn.length === 4
         if (error ? !handlesErrors : handlesErrors) continue
-        const reqNext = (req as { next?: unknown })
+        const reqNext = req as { next?: unknown }
         reqNext.next = next
         try {
           const result = error ? fn(error, req, res, next) : fn(req, res, next)

@@ -8,7 +8,10 @@ import { STATUS_CODES } from 'node:http'
  * Express's final handler would: Hono calls `getResponse()` on errors that have one.
  */
 export function toHonoError(value: unknown): Error {
-  const err = value instanceof Error ? value : new Error(typeof value === 'string' ? value : 'Express middleware failed', { cause: value })
+  const err =
+    value instanceof Error
+      ? value
+      : new Error(typeof value === 'string' ? value : 'Express middleware failed', { cause: value })
   const status = statusOf(err)
   if (status !== undefined && !('getResponse' in err)) {
     Object.defineProperty(err, 'getResponse', {
@@ -40,5 +43,5 @@ function errorResponse(err: Error, status: number): Response {
     }
   }
   const expose = (err as { expose?: unknown }).expose === true
-  return new Response(expose ? err.message : STATUS_CODES[status] ?? 'Error', { status, headers })
+  return new Response(expose ? err.message : (STATUS_CODES[status] ?? 'Error'), { status, headers })
 }

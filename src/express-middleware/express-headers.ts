@@ -16,7 +16,13 @@ interface HonoContextLike {
 
 export function mergeOutgoingInto(c: HonoContextLike, res: ServerResponse): void {
   if (res.headersSent) return
-  if (!res.hasHeader('set-cookie') && !res.hasHeader('vary') && !res.hasHeader('content-length') && !res.hasHeader('transfer-encoding')) return
+  if (
+    !res.hasHeader('set-cookie') &&
+    !res.hasHeader('vary') &&
+    !res.hasHeader('content-length') &&
+    !res.hasHeader('transfer-encoding')
+  )
+    return
   const response = c.res
   const flat: FlatHeaders = []
   flattenHeaders(response.headers, flat)
@@ -31,7 +37,11 @@ export function mergeOutgoingInto(c: HonoContextLike, res: ServerResponse): void
   } catch {
     // Immutable headers (a fetch() response): a copy with the merged list. Clearing c.res first keeps
     // Hono from copying the old headers back over the new ones.
-    const copy = new OriginalResponse(response.body, { status: response.status, statusText: response.statusText, headers: pairs(flat) })
+    const copy = new OriginalResponse(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: pairs(flat),
+    })
     ;(c as { res: Response | undefined }).res = undefined
     c.res = copy
   }
@@ -52,7 +62,12 @@ export function lengthVisibleToMiddleware(res: ServerResponse): void {
   const inner = res.writeHead
   res.writeHead = function writeHead(this: typeof r, ...args: Parameters<ServerResponse['writeHead']>) {
     const length = this._contentLength
-    if (typeof length === 'number' && !this.headersSent && !this.hasHeader('content-length') && !this.hasHeader('transfer-encoding')) {
+    if (
+      typeof length === 'number' &&
+      !this.headersSent &&
+      !this.hasHeader('content-length') &&
+      !this.hasHeader('transfer-encoding')
+    ) {
       this.setHeader('Content-Length', length)
     }
     return inner.apply(this, args)

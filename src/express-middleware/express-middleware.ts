@@ -2,7 +2,14 @@ import { ServerResponse, type IncomingMessage } from 'node:http'
 // @ts-ignore -- hono is an optional peer: without it the fallback type below applies
 import type { MiddlewareHandler as HonoMiddlewareHandler } from 'hono'
 import { alreadySent } from '../core/already-sent.js'
-import { defaultExpressApp, enterApp, hasNodeBindings, isExpressApp, leaveApp, type ExpressAppLike } from './express-app.js'
+import {
+  defaultExpressApp,
+  enterApp,
+  hasNodeBindings,
+  isExpressApp,
+  leaveApp,
+  type ExpressAppLike,
+} from './express-app.js'
 import { bodyUnread, requestAfterParse } from './express-body.js'
 import { runChain, type ExpressHandler } from './express-chain.js'
 import { toHonoError } from './express-errors.js'
@@ -96,7 +103,9 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
     throw new TypeError('expressMiddleware: app must be an Express application (express()) or false')
   }
   const noExpressApi = options.app === false
-  const givenApp = (options.app || undefined) as ExpressAppLike | undefined ?? (stack.find(isExpressApp) as ExpressAppLike | undefined)
+  const givenApp =
+    ((options.app || undefined) as ExpressAppLike | undefined) ??
+    (stack.find(isExpressApp) as ExpressAppLike | undefined)
 
   const middleware: FallbackMiddleware = async function expressMiddleware(c, next) {
     const env = c.env
@@ -105,7 +114,7 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
     const res = env.outgoing
     // The bridge's serializer merges res headers itself when it writes; other hosts need it done here.
     const viaBridge = (env as { [BRIDGE_ENV]?: true })[BRIDGE_ENV] === true
-    const app = noExpressApi ? undefined : givenApp ?? (isExpressApp(req.app) ? undefined : defaultExpressApp())
+    const app = noExpressApi ? undefined : (givenApp ?? (isExpressApp(req.app) ? undefined : defaultExpressApp()))
     req.originalUrl ??= req.url
     const unread = bodyUnread(req)
     const saved = app === undefined || app === null ? undefined : enterApp(app, req, res)
@@ -158,7 +167,7 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
 function methodChanged(from: string | undefined, to: string | undefined): string {
   return (
     `expressMiddleware: a middleware changed the request method from ${from} to ${to} (method-override?), ` +
-    'but Hono chose the route before it ran. Use Hono\'s own methodOverride({ app }) from ' +
+    "but Hono chose the route before it ran. Use Hono's own methodOverride({ app }) from " +
     "'hono/method-override', which dispatches the request again, or keep method-override in Express " +
     'in front of the bridge (middleware mode).'
   )
@@ -168,7 +177,10 @@ function flatten(list: unknown[], out: ExpressHandler[] = []): ExpressHandler[] 
   for (const item of list) {
     if (Array.isArray(item)) flatten(item, out)
     else if (typeof item === 'function') out.push(item as ExpressHandler)
-    else throw new TypeError(`expressMiddleware: expected middleware functions, got ${item === null ? 'null' : typeof item}`)
+    else
+      throw new TypeError(
+        `expressMiddleware: expected middleware functions, got ${item === null ? 'null' : typeof item}`,
+      )
   }
   return out
 }

@@ -82,7 +82,10 @@ function express4Path(layer: Layer): string | undefined {
   const path = layer.regexp.source
     .replace(/^\^/, '')
     .replace(/\\\/\?\(\?=\\\/\|\$\)$/, '')
-    .replace(/\(\?:\\\/\(\[\^\\?\/\]\+\?\)\)(\?)?/g, (_: string, optional?: string) => `/:${layer.keys[k++]?.name ?? k}${optional ?? ''}`)
+    .replace(
+      /\(\?:\\\/\(\[\^\\?\/\]\+\?\)\)(\?)?/g,
+      (_: string, optional?: string) => `/:${layer.keys[k++]?.name ?? k}${optional ?? ''}`,
+    )
     .replace(/\\(.)/g, '$1')
   if (/[()[\]*+|^$]/.test(path.replace(/:[\w$]+\??/g, ''))) return undefined
   return path === '' ? '/' : path
@@ -115,18 +118,23 @@ function routeEndpoint(layer: Layer, mounts: Mount[]): ExpressRoute {
   const methods = everyMethod(route.methods)
     ? ['*']
     : Object.keys(route.methods)
-      .filter((m) => route.methods[m])
-      .map((m) => (m === '_all' ? '*' : m.toUpperCase()))
+        .filter((m) => route.methods[m])
+        .map((m) => (m === '_all' ? '*' : m.toUpperCase()))
   const handles = (method: string): boolean =>
     typeof route._handlesMethod === 'function' ? route._handlesMethod(method) : route._handles_method(method)
   const prefix = mounts.map((m) => m.path).reduce(joinPath, '/')
-  const prefixSamples = mounts.reduce<string[]>((acc, m) => acc.flatMap((a) => m.samples.map((s) => joinPath(a, s))), ['/'])
+  const prefixSamples = mounts.reduce<string[]>(
+    (acc, m) => acc.flatMap((a) => m.samples.map((s) => joinPath(a, s))),
+    ['/'],
+  )
   return {
     kind: 'route',
     mounts,
     path: prefix === '/' ? rawDisplay(route.path) : joinPath(prefix, rawDisplay(route.path)),
     methods,
-    samples: [...new Set(prefixSamples.flatMap((p) => rawSamples(route.path).flatMap((s) => neighbours(joinPath(p, s)))))],
+    samples: [
+      ...new Set(prefixSamples.flatMap((p) => rawSamples(route.path).flatMap((s) => neighbours(joinPath(p, s))))),
+    ],
     serves(method, path) {
       const rest = throughMounts(mounts, path)
       return rest !== undefined && matchedPart(layer, rest) !== undefined && handles(method)

@@ -3,7 +3,16 @@ import type { ExpressRouteEntry, HonoRouteEntry, MigrationReport } from './migra
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => row[col].length)))
-  return rows.map((row) => '  ' + row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]))).join('  ').trimEnd()).join('\n')
+  return rows
+    .map(
+      (row) =>
+        '  ' +
+        row
+          .map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col])))
+          .join('  ')
+          .trimEnd(),
+    )
+    .join('\n')
 }
 
 const EXPRESS_NOTES: Record<ExpressRouteEntry['status'], string> = {
@@ -20,7 +29,10 @@ const HONO_NOTES: Record<HonoRouteEntry['status'], string> = {
   unchecked: 'no sample path fits this pattern: not checked',
 }
 
-/** What still reaches a partly shadowed route, and what would move it: Hono matches neither a trailing slash nor other case. */
+/**
+ * What still reaches a partly shadowed route, and what would move it: Hono matches neither a trailing slash nor other
+ * case.
+ */
 function stillReached(e: ExpressRouteEntry): string {
   const live = e.samples.filter((s) => s.servedBy === 'express' && s.answeredBy === `${s.method} ${e.path}`)
   if (live.length === 0) return ''
@@ -35,7 +47,11 @@ function stillReached(e: ExpressRouteEntry): string {
       advice.add('other paths: keep this route')
     }
   }
-  const shown = live.slice(0, 3).map((s) => `${s.method} ${s.path}`).join(', ') + (live.length > 3 ? ', …' : '')
+  const shown =
+    live
+      .slice(0, 3)
+      .map((s) => `${s.method} ${s.path}`)
+      .join(', ') + (live.length > 3 ? ', …' : '')
   return `; still reached by ${shown} (${[...advice].join('; ')})`
 }
 
@@ -55,27 +71,51 @@ function section(out: string[], title: string, header: string[], rows: string[][
 export function formatReport(report: MigrationReport): string {
   const out: string[] = []
   for (const b of report.bridges) {
-    out.push(`Bridge at ${b.path} (mountPath: ${b.mountPath}${b.detected ? '' : ', assumed in front of the Express routes'})`)
+    out.push(
+      `Bridge at ${b.path} (mountPath: ${b.mountPath}${b.detected ? '' : ', assumed in front of the Express routes'})`,
+    )
   }
-  section(out, 'Express routes', ['STATUS', 'METHOD', 'PATH', 'HONO ROUTE', 'NOTE'], report.express.map((e) => [
-    e.status, e.method, e.path, e.honoRoutes.join(', ') || '-',
-    EXPRESS_NOTES[e.status] + (e.status === 'partly-shadowed' ? share(e.samples, 'hono') + stillReached(e) : ''),
-  ]))
-  section(out, 'Hono routes', ['STATUS', 'METHOD', 'PATH', 'EXPRESS ROUTE', 'NOTE'], report.hono.map((h) => [
-    h.status, h.method, h.path, h.expressRoutes.join(', ') || '-',
-    HONO_NOTES[h.status] + (h.status !== 'unreachable' && h.samples.some((x) => x.servedBy === 'express') ? `; Express answers first${share(h.samples, 'express')}` : ''),
-  ]))
+  section(
+    out,
+    'Express routes',
+    ['STATUS', 'METHOD', 'PATH', 'HONO ROUTE', 'NOTE'],
+    report.express.map((e) => [
+      e.status,
+      e.method,
+      e.path,
+      e.honoRoutes.join(', ') || '-',
+      EXPRESS_NOTES[e.status] + (e.status === 'partly-shadowed' ? share(e.samples, 'hono') + stillReached(e) : ''),
+    ]),
+  )
+  section(
+    out,
+    'Hono routes',
+    ['STATUS', 'METHOD', 'PATH', 'EXPRESS ROUTE', 'NOTE'],
+    report.hono.map((h) => [
+      h.status,
+      h.method,
+      h.path,
+      h.expressRoutes.join(', ') || '-',
+      HONO_NOTES[h.status] +
+        (h.status !== 'unreachable' && h.samples.some((x) => x.servedBy === 'express')
+          ? `; Express answers first${share(h.samples, 'express')}`
+          : ''),
+    ]),
+  )
   if (report.partlyMoved.length > 0) {
     out.push('', 'Partly moved paths')
-    out.push(table([
-      ['PATH', 'ON HONO', 'STILL ON EXPRESS'],
-      ...report.partlyMoved.map((p) => [p.path, p.hono.join(', '), p.express.join(', ')]),
-    ]))
+    out.push(
+      table([
+        ['PATH', 'ON HONO', 'STILL ON EXPRESS'],
+        ...report.partlyMoved.map((p) => [p.path, p.hono.join(', '), p.express.join(', ')]),
+      ]),
+    )
   }
   const s = report.summary
   out.push(
     '',
-    `${routes(s.expressRoutes, 'Express')}: ${s.shadowed} shadowed (safe to delete), ${s.partlyShadowed} partly shadowed, ${s.live} still live.` +
+    `${routes(s.expressRoutes, 'Express')}: ${s.shadowed} shadowed (safe to delete), ` +
+      `${s.partlyShadowed} partly shadowed, ${s.live} still live.` +
       ` ${routes(s.honoRoutes, 'Hono')}: ${s.moved} moved, ${s.honoOnly} Hono-only, ${s.unreachable} unreachable.` +
       (s.unchecked > 0 ? ` ${s.unchecked} not checked.` : ''),
   )

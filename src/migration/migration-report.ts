@@ -4,15 +4,29 @@
  * Hono's own router — to see who would answer them.
  */
 import { bridgeInfo } from '../bridge/bridge-info.js'
-import { bridgeEndpoint, collectEndpoints, prefixMount, stackOf, type Endpoint, type ExpressBridge, type ExpressRoute } from './migration-express.js'
+import {
+  bridgeEndpoint,
+  collectEndpoints,
+  prefixMount,
+  stackOf,
+  type Endpoint,
+  type ExpressBridge,
+  type ExpressRoute,
+} from './migration-express.js'
 import { formatReport } from './migration-format.js'
 import { honoSamples, joinPath, neighbours } from './migration-samples.js'
 import { isHonoApp } from '../core/app-kinds.js'
 import { honoMatches, isMiddleware, type HonoRoutes as Hono } from '../core/hono-routes.js'
 
-/** Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still live), `unchecked` (a RegExp path: no samples). */
+/**
+ * Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still
+ * live), `unchecked` (a RegExp path: no samples).
+ */
 export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'unchecked'
-/** Hono route: `moved` (replaces an Express route), `hono-only`, `unreachable` (Express routes before the bridge, or Hono routes before it, answer all its requests first), `unchecked`. */
+/**
+ * Hono route: `moved` (replaces an Express route), `hono-only`, `unreachable` (Express routes before the bridge, or
+ * Hono routes before it, answer all its requests first), `unchecked`.
+ */
 export type HonoRouteStatus = 'moved' | 'hono-only' | 'unreachable' | 'unchecked'
 
 export interface SampleResult {
@@ -114,7 +128,8 @@ const label = (method: string, path: string) => `${method} ${path}`
 function firstTaker(endpoints: Endpoint[], hono: Hono, method: string, path: string): Taker | undefined {
   for (const endpoint of endpoints) {
     if (endpoint.kind === 'route') {
-      if (endpoint.serves(method, path)) return { side: 'express', route: endpoint, label: label(method, endpoint.path) }
+      if (endpoint.serves(method, path))
+        return { side: 'express', route: endpoint, label: label(method, endpoint.path) }
       continue
     }
     if (endpoint.info.app !== hono) continue
@@ -151,12 +166,23 @@ function expressEntries(endpoints: Endpoint[], hono: Hono, extra: SampleResult[]
           const taker = firstTaker(endpoints, hono, m, path)
           if (taker?.side === 'hono') honoRoutes.add(taker.label)
           else if (taker?.route === route) reached++
-          samples.push({ method: m, path, servedBy: taker?.side === 'hono' ? 'hono' : 'express', answeredBy: taker?.label ?? '-' })
+          samples.push({
+            method: m,
+            path,
+            servedBy: taker?.side === 'hono' ? 'hono' : 'express',
+            answeredBy: taker?.label ?? '-',
+          })
         }
       }
       // Dead code when none of its requests reaches it any more and Hono took some of them.
       const status: ExpressRouteStatus =
-        samples.length === 0 ? 'unchecked' : honoRoutes.size === 0 ? 'express' : reached === 0 ? 'shadowed' : 'partly-shadowed'
+        samples.length === 0
+          ? 'unchecked'
+          : honoRoutes.size === 0
+            ? 'express'
+            : reached === 0
+              ? 'shadowed'
+              : 'partly-shadowed'
       entries.push({ method, path: route.path, status, honoRoutes: [...honoRoutes], samples })
     }
   }
@@ -168,7 +194,12 @@ function prefixSamples(bridge: ExpressBridge): string[] {
 }
 
 /** `extra`: the Express routes' candidate requests, so a Hono `/*` is seen to replace `/a/:id`. */
-function honoEntries(endpoints: Endpoint[], bridges: ExpressBridge[], hono: Hono, extra: Array<{ method: string; path: string }>): HonoRouteEntry[] {
+function honoEntries(
+  endpoints: Endpoint[],
+  bridges: ExpressBridge[],
+  hono: Hono,
+  extra: Array<{ method: string; path: string }>,
+): HonoRouteEntry[] {
   const entries: HonoRouteEntry[] = []
   const seen = new Set<string>()
   for (const route of hono.routes) {
@@ -184,7 +215,9 @@ function honoEntries(endpoints: Endpoint[], bridges: ExpressBridge[], hono: Hono
       const prefixes = bridge.info.keepMountPath ? ['/'] : prefixSamples(bridge)
       for (const m of methodsFor(route.method)) {
         const paths = new Set<string>()
-        for (const prefix of prefixes) for (const sample of honoSamples(route.path)) for (const p of neighbours(joinPath(prefix, sample))) paths.add(p)
+        for (const prefix of prefixes)
+          for (const sample of honoSamples(route.path))
+            for (const p of neighbours(joinPath(prefix, sample))) paths.add(p)
         for (const e of extra) if (e.method === m) paths.add(e.path)
         for (const path of paths) {
           const appPath = bridge.appPath(path)
@@ -241,7 +274,11 @@ function partlyMoved(entries: ExpressRouteEntry[]): PartlyMovedPath[] {
  * console.log(report.format())
  * fs.writeFileSync('routes.json', JSON.stringify(report, null, 2))
  */
-export function migrationReport(expressApp: unknown, honoApp?: unknown, options: MigrationReportOptions = {}): MigrationReport {
+export function migrationReport(
+  expressApp: unknown,
+  honoApp?: unknown,
+  options: MigrationReportOptions = {},
+): MigrationReport {
   const frontDoor = bridgeInfo(expressApp)
   const stack = stackOf(frontDoor ? frontDoor.fallback : expressApp)
   if (stack === undefined && !frontDoor) {
@@ -251,7 +288,9 @@ export function migrationReport(expressApp: unknown, honoApp?: unknown, options:
   const found = endpoints.filter((e): e is ExpressBridge => e.kind === 'bridge' && isHonoApp(e.info.app))
   const hono = (honoApp ?? frontDoor?.app ?? found[0]?.info.app) as Hono | undefined
   if (!isHonoApp(hono)) {
-    throw new TypeError('migrationReport: expected a Hono app (none given, and no bridge over one in the Express stack)')
+    throw new TypeError(
+      'migrationReport: expected a Hono app (none given, and no bridge over one in the Express stack)',
+    )
   }
   let bridges = found.filter((b) => b.info.app === hono)
   let detected = true
@@ -260,16 +299,27 @@ export function migrationReport(expressApp: unknown, honoApp?: unknown, options:
   } else if (bridges.length === 0 || options.prefix !== undefined) {
     detected = false
     const keepMountPath = options.mountPath === 'keep'
-    bridges = [bridgeEndpoint({ app: hono, keepMountPath, fallthrough: true, fallback: undefined }, [prefixMount(options.prefix ?? '/')])]
+    bridges = [
+      bridgeEndpoint({ app: hono, keepMountPath, fallthrough: true, fallback: undefined }, [
+        prefixMount(options.prefix ?? '/'),
+      ]),
+    ]
   }
   // An assumed or front-door bridge sees every request first.
   const model = detected && !frontDoor ? endpoints : [...bridges, ...endpoints.filter((e) => e.kind === 'route')]
   const candidates = model.flatMap((e) =>
-    e.kind === 'route' ? e.methods.flatMap((method) => methodsFor(method).flatMap((m) => e.samples.map((path) => ({ method: m, path })))) : [],
+    e.kind === 'route'
+      ? e.methods.flatMap((method) => methodsFor(method).flatMap((m) => e.samples.map((path) => ({ method: m, path }))))
+      : [],
   )
   const honoRows = honoEntries(model, bridges, hono, candidates)
-  const express = expressEntries(model, hono, honoRows.flatMap((h) => h.samples))
-  const count = <T extends { status: string }>(rows: T[], status: string) => rows.filter((r) => r.status === status).length
+  const express = expressEntries(
+    model,
+    hono,
+    honoRows.flatMap((h) => h.samples),
+  )
+  const count = <T extends { status: string }>(rows: T[], status: string) =>
+    rows.filter((r) => r.status === status).length
   return new MigrationReport(
     bridges.map((b) => ({ path: b.path, mountPath: b.info.keepMountPath ? 'keep' : 'strip', detected })),
     express,

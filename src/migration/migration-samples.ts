@@ -118,7 +118,10 @@ function valuesFor(regex: string | undefined): Alternatives {
   return fitting.length > 0 ? fitting.slice(0, 2) : [...PARAM_VALUES]
 }
 
-/** Samples for a Hono path: `:id`, `:id{[0-9]+}`, `:id?`, `*` (whose remainder may be empty: `/users/*` matches `/users`). */
+/**
+ * Samples for a Hono path: `:id`, `:id{[0-9]+}`, `:id?`, `*` (whose remainder may be empty: `/users/*` matches
+ * `/users`).
+ */
 export function honoSamples(path: string): string[] {
   const out = new Parts()
   return out.scan(path, (ch, i) => {
@@ -150,7 +153,11 @@ export function neighbours(path: string): string[] {
   if (path.length > 1) out.push(path.endsWith('/') ? path.slice(0, -1) : path + '/')
   else out.push(path)
   const upper = path.toUpperCase()
-  if (upper !== path) out.push(upper, path.replace(/\/([a-z])/g, (_m, c: string) => '/' + c.toUpperCase()))
+  if (upper !== path)
+    out.push(
+      upper,
+      path.replace(/\/([a-z])/g, (_m, c: string) => '/' + c.toUpperCase()),
+    )
   return [...new Set(out)]
 }
 

@@ -45,7 +45,8 @@ function appendForm(params: URLSearchParams, key: string, value: unknown): void 
  */
 export function rebuildBody(req: ParsedRequest): Buffer {
   const raw = req.rawBody
-  if (raw instanceof Uint8Array) return Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)
+  if (raw instanceof Uint8Array)
+    return Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)
   const body = req.body
   if (Buffer.isBuffer(body)) return body
   const { type, charset } = contentType(req)
@@ -82,4 +83,3 @@ export function describeRebuilt(headers: Headers, body: Buffer): void {
   }
   headers.delete('transfer-encoding')
 }
-

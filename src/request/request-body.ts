@@ -11,7 +11,10 @@ export function hasBody(req: IncomingMessage): boolean {
   const method = req.method
   if (method === 'GET' || method === 'HEAD') return false
   const headers = req.headers
-  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')
+  return (
+    headers['transfer-encoding'] !== undefined ||
+    (headers['content-length'] !== undefined && headers['content-length'] !== '0')
+  )
 }
 
 export function abortError(message: string): Error {
@@ -28,7 +31,9 @@ function notKept(taken: number): Error {
   return Object.assign(
     new Error(
       `express-fetch-bridge: the app read ${taken} bytes of the request body ` +
-        (over ? `(more than the ${REPLAY_LIMIT} kept for the handlers behind the bridge)` : 'and stopped, so the rest was discarded') +
+        (over
+          ? `(more than the ${REPLAY_LIMIT} kept for the handlers behind the bridge)`
+          : 'and stopped, so the rest was discarded') +
         ' and then let the request fall through: those handlers cannot get the whole body. Answer the ' +
         'request in the app, or read the body only in routes that answer.',
     ),
@@ -204,7 +209,10 @@ function start(req: ReadingRequest, read: BodyRead): void {
   // the caller does in this turn (`req.destroy(err)` right after asking) comes first, as with 'data'.
 }
 
-function newRead(controller: ReadableStreamDefaultController<Uint8Array> | undefined, res: ServerResponse | undefined): BodyRead {
+function newRead(
+  controller: ReadableStreamDefaultController<Uint8Array> | undefined,
+  res: ServerResponse | undefined,
+): BodyRead {
   return {
     state: READING,
     taken: 0,

@@ -194,7 +194,9 @@ export class LazyRequest {
     // The platform parses and serializes the MIME type: let it, from the same Content-Type.
     const type = this.headers.get('content-type')
     return this.#direct().then((buf) =>
-      type === null ? new Blob([buf as Uint8Array<ArrayBuffer>]) : new PlatformResponse(buf as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).blob(),
+      type === null
+        ? new Blob([buf as Uint8Array<ArrayBuffer>])
+        : new PlatformResponse(buf as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).blob(),
     )
   }
   formData(): Promise<FormData> {

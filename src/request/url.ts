@@ -214,9 +214,9 @@ function keptTarget(req: ExpressLikeRequest, url: string): string {
   }
   if (baseUrl === '') return url
   const c = url.charCodeAt(1)
-  if (url.charCodeAt(0) === 47 && (url.length === 1 || c === 63 /* '?' */) && originalUrl !== undefined) {
+  if (url.charCodeAt(0) === 47 && (url.length === 1 || c === 63) /* '?' */ && originalUrl !== undefined) {
     const next = originalUrl.charCodeAt(baseUrl.length)
-    if ((next !== 47 /* '/' */) && originalUrl.startsWith(baseUrl)) return baseUrl + url.slice(1)
+    if (next !== 47 /* '/' */ && originalUrl.startsWith(baseUrl)) return baseUrl + url.slice(1)
   }
   return baseUrl + url
 }
@@ -309,7 +309,10 @@ export function requestUrl(req: ExpressLikeRequest, origin: string, keepMountPat
  * `''` when the app got the full path (`mountPath: 'keep'`). `undefined` when `req` already reads so,
  * as it does for every request the bridge hands to the app in middleware mode under `'strip'`.
  */
-export function expressView(req: ExpressLikeRequest, appUrl: string): { url: string; baseUrl: string | undefined } | undefined {
+export function expressView(
+  req: ExpressLikeRequest,
+  appUrl: string,
+): { url: string; baseUrl: string | undefined } | undefined {
   const pathStart = appUrl.indexOf('/', appUrl.indexOf('//') + 2)
   let target = pathStart === -1 ? '/' : appUrl.slice(pathStart)
   const current = req.url ?? '/'

@@ -14,7 +14,9 @@ export function isNullBodyStatus(status: number): boolean {
 /** The bytes of a binary body, as Node's `res.end()` takes them: a Uint8Array as it is (no Buffer made). */
 export function toBytes(body: ArrayBuffer | ArrayBufferView): Uint8Array {
   if (body instanceof Uint8Array) return body
-  return body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+  return body instanceof ArrayBuffer
+    ? new Uint8Array(body)
+    : new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
 }
 
 const nativeWrite = ServerResponse.prototype.write
@@ -41,7 +43,14 @@ function removeFraming(flat: FlatHeaders): void {
 }
 
 /** Send a fixed body with an exact Content-Length (none for null-body statuses; 205 gets 0), never chunked. */
-export function endFixed(req: IncomingMessage, res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, data: string | Uint8Array): void {
+export function endFixed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  statusText: string,
+  flat: FlatHeaders,
+  data: string | Uint8Array,
+): void {
   // The body is fixed: framing headers copied from a chunked upstream response do not describe it.
   removeFraming(flat)
   if (isNullBodyStatus(status)) {
@@ -58,7 +67,15 @@ export function endFixed(req: IncomingMessage, res: ServerResponse, status: numb
 }
 
 /** {@link endFixed} for a body read ahead in chunks: written corked (one writev), not copied into one buffer. */
-export function endChunks(req: IncomingMessage, res: ServerResponse, status: number, statusText: string, flat: FlatHeaders, chunks: Uint8Array[], total: number): void {
+export function endChunks(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  statusText: string,
+  flat: FlatHeaders,
+  chunks: Uint8Array[],
+  total: number,
+): void {
   if (chunks.length <= 1 || isNullBodyStatus(status)) {
     const only = chunks.length === 0 ? '' : chunks[0]
     return endFixed(req, res, status, statusText, flat, only)

@@ -23,7 +23,8 @@ function toStatus(value: unknown): number {
 /** `init.status` converted and range-checked (200 to 599). */
 export function initStatus(value: unknown): number {
   const status = toStatus(value)
-  if (status < 200 || status > 599) throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`)
+  if (status < 200 || status > 599)
+    throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`)
   return status
 }
 

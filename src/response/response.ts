@@ -12,14 +12,7 @@ import { delegateRemaining } from '../core/delegate.js'
 import { defineGlobal, processShared, registeredShared } from '../core/process-shared.js'
 import type { BodyInit, ResponseType } from '../core/fetch-types.js'
 import { flattenInit, type FlatHeaders } from '../core/headers.js'
-import {
-  fixedBodyStream,
-  FixedSource,
-  isFastBody,
-  lengthOf,
-  sourceOf,
-  type FastBody,
-} from './response-body.js'
+import { fixedBodyStream, FixedSource, isFastBody, lengthOf, sourceOf, type FastBody } from './response-body.js'
 import { assertBodyAllowed, headersOf, initStatus, initStatusText, jsonInit, redirectInit } from './response-init.js'
 import { inspectLight } from './response-inspect.js'
 
@@ -94,7 +87,8 @@ class LightResponseImpl {
         // stream so the serializer can cancel it. `instanceof` would also accept a platform Response.
         if (#body in init) {
           const source = init.#body
-          if (source instanceof ReadableStream) this.#headSource = init.#real === undefined ? source : init.#real.body ?? undefined
+          if (source instanceof ReadableStream)
+            this.#headSource = init.#real === undefined ? source : (init.#real.body ?? undefined)
           else this.#headLength = lengthOf(source)
         } else if (init instanceof OriginalResponse) {
           this.#headSource = (init as Response).body ?? undefined
@@ -105,7 +99,8 @@ class LightResponseImpl {
       assertBodyAllowed(this.#status)
       if (body instanceof ReadableStream) {
         const source = sourceOf(body)
-        if (body.locked || source?.touched) throw new TypeError('Response body object should not be disturbed or locked')
+        if (body.locked || source?.touched)
+          throw new TypeError('Response body object should not be disturbed or locked')
         if (source !== undefined) {
           // `new Response(res.body, res)` (Hono's c.header() and c.res = … after next()): same stream,
           // and still the fixed body for the serializer.
@@ -246,7 +241,11 @@ class LightResponseImpl {
     return 'Response'
   }
   /** What console.log shows: the fast-path state, without building a real Response. */
-  [Symbol.for('nodejs.util.inspect.custom')](depth: number, options: object, inspect: (value: unknown, options?: object) => string): string {
+  [Symbol.for('nodejs.util.inspect.custom')](
+    depth: number,
+    options: object,
+    inspect: (value: unknown, options?: object) => string,
+  ): string {
     if (this.#real) return inspect(this.#real, options)
     return inspectLight(this as unknown as Response, this.#body, depth, options, inspect)
   }
@@ -259,7 +258,12 @@ Object.setPrototypeOf(LightResponseImpl.prototype, OriginalResponse.prototype)
 Object.setPrototypeOf(LightResponseImpl, OriginalResponse)
 
 function localFillLightState(response: unknown, out: LightState): boolean {
-  return typeof response === 'object' && response !== null && brand(response) && fastState(response as LightResponseImpl, out)
+  return (
+    typeof response === 'object' &&
+    response !== null &&
+    brand(response) &&
+    fastState(response as LightResponseImpl, out)
+  )
 }
 
 let installed = false

@@ -95,7 +95,11 @@ function dropDecodedFraming(flat: FlatHeaders): void {
  */
 function isResponseLike(value: unknown): value is Response {
   if (typeof value !== 'object' || value === null) return false
-  const r = value as { status?: unknown; headers?: { forEach?: unknown; [Symbol.iterator]?: unknown }; body?: { getReader?: unknown } | null }
+  const r = value as {
+    status?: unknown
+    headers?: { forEach?: unknown; [Symbol.iterator]?: unknown }
+    body?: { getReader?: unknown } | null
+  }
   return (
     typeof r.status === 'number' &&
     typeof r.headers === 'object' &&
@@ -111,4 +115,3 @@ function describe(value: unknown): string {
   if (typeof value !== 'object') return typeof value
   return (value as object).constructor?.name ?? 'object'
 }
-

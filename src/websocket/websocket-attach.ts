@@ -37,7 +37,6 @@ function isWebSocketUpgrade(req: IncomingMessage): boolean {
   return upgrade !== undefined && upgrade.toLowerCase() === 'websocket'
 }
 
-
 /**
  * Serve the Hono app's `upgradeWebSocket` routes on `server`, in front of the upgrade listeners it
  * already has (or gets later), which keep every upgrade the app does not take.
@@ -47,16 +46,27 @@ function isWebSocketUpgrade(req: IncomingMessage): boolean {
  * const server = app.listen(3000)
  * attachWebSockets(server, bridge, { wss: new WebSocketServer({ noServer: true }) })
  */
-export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchApp, options: AttachWebSocketsOptions): WebSocketAttachment {
+export function attachWebSockets(
+  server: Server,
+  bridge: BridgeHandler | FetchApp,
+  options: AttachWebSocketsOptions,
+): WebSocketAttachment {
   if (options === null || typeof options !== 'object' || options.wss === undefined || options.wss === null) {
-    throw new TypeError('attachWebSockets: options.wss is required, e.g. { wss: new WebSocketServer({ noServer: true }) }')
+    throw new TypeError(
+      'attachWebSockets: options.wss is required, e.g. { wss: new WebSocketServer({ noServer: true }) }',
+    )
   }
   const { wss } = options
   if (typeof wss.handleUpgrade !== 'function' || wss.options?.noServer !== true) {
     throw new TypeError('attachWebSockets: wss must be a ws WebSocketServer created with { noServer: true }')
   }
-  if (options.mountedAt !== undefined && (typeof options.mountedAt !== 'string' || (options.mountedAt !== '' && options.mountedAt[0] !== '/'))) {
-    throw new TypeError(`attachWebSockets: mountedAt must be a path starting with '/', got ${String(options.mountedAt)}`)
+  if (
+    options.mountedAt !== undefined &&
+    (typeof options.mountedAt !== 'string' || (options.mountedAt !== '' && options.mountedAt[0] !== '/'))
+  ) {
+    throw new TypeError(
+      `attachWebSockets: mountedAt must be a path starting with '/', got ${String(options.mountedAt)}`,
+    )
   }
   const parts: BridgeInfo = bridgeInfo(bridge) ?? bridgeInfo(fetchBridge(bridge as FetchApp))!
   const report = options.onError ?? defaultReport
@@ -70,9 +80,9 @@ export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchAp
   /** Hand the upgrade to whoever had it before us: an earlier dispatcher, the listeners, or nobody. */
   function passOn(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (previousEmit[DISPATCHER] === true) {
-      (previousEmit as (event: string, ...args: unknown[]) => boolean).call(server, 'upgrade', req, socket, head)
+      ;(previousEmit as (event: string, ...args: unknown[]) => boolean).call(server, 'upgrade', req, socket, head)
     } else if (server.listeners('upgrade').some((fn) => fn !== upgradeMarker)) {
-      (previousEmit as (event: string, ...args: unknown[]) => boolean).call(server, 'upgrade', req, socket, head)
+      ;(previousEmit as (event: string, ...args: unknown[]) => boolean).call(server, 'upgrade', req, socket, head)
     } else {
       refuseUpgrade(socket, isWebSocketUpgrade(req) ? 404 : 400)
     }
@@ -89,7 +99,13 @@ export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchAp
     }
   }
 
-  function complete(req: IncomingMessage, socket: Duplex, head: Buffer, pending: PendingUpgrade, headers: Headers | undefined): void {
+  function complete(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    pending: PendingUpgrade,
+    headers: Headers | undefined,
+  ): void {
     const extra = headerLines(headers)
     const addHeaders = (lines: string[]) => {
       for (let i = 0; i < extra.length; i++) lines.push(extra[i])
@@ -117,7 +133,10 @@ export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchAp
     let env: Record<string | symbol, unknown> = {}
     let result: unknown
     try {
-      const request = new OriginalRequest(upgradeUrl(req, mount, origin, keepMountPath), { method: req.method ?? 'GET', headers: requestHeaders(req) })
+      const request = new OriginalRequest(upgradeUrl(req, mount, origin, keepMountPath), {
+        method: req.method ?? 'GET',
+        headers: requestHeaders(req),
+      })
       env = { incoming: req, outgoing: undefined, [PENDING_UPGRADE]: pending }
       if (envFactory !== undefined) Object.assign(env, envFactory(req, undefined))
       result = parts.fetch(request, env, parts.ctx)
@@ -135,9 +154,7 @@ export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchAp
     function decide(response: unknown, later: boolean): void {
       if (socket.destroyed) return // the client left while the app decided
       const answer = response as Response | null | undefined
-      const notMine = answer === undefined || answer === null
-        ? fallthrough
-        : isUnmatched(env, answer)
+      const notMine = answer === undefined || answer === null ? fallthrough : isUnmatched(env, answer)
       if (notMine) {
         socket.off('error', ignoreError)
         return later ? passOnLater(req, socket, head) : passOn(req, socket, head)
@@ -161,10 +178,14 @@ export function attachWebSockets(server: Server, bridge: BridgeHandler | FetchAp
     }
     const call = previousEmit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean
     switch (arguments.length) {
-      case 1: return call.call(this, event)
-      case 2: return call.call(this, event, a)
-      case 3: return call.call(this, event, a, b)
-      default: return call.apply(this, arguments as unknown as [string | symbol, ...unknown[]])
+      case 1:
+        return call.call(this, event)
+      case 2:
+        return call.call(this, event, a)
+      case 3:
+        return call.call(this, event, a, b)
+      default:
+        return call.apply(this, arguments as unknown as [string | symbol, ...unknown[]])
     }
   } as Emit
   emit[DISPATCHER] = true

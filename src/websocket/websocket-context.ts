@@ -69,7 +69,11 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
 }
 
 /** A `ws` message as the Fetch world sees it: text as a string, binary as ArrayBuffer (or Blob). */
-function messageData(data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean, binaryType: BinaryType): string | ArrayBuffer | Blob {
+function messageData(
+  data: Buffer | ArrayBuffer | Buffer[],
+  isBinary: boolean,
+  binaryType: BinaryType,
+): string | ArrayBuffer | Blob {
   const buf = Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? Buffer.from(data) : data
   if (!isBinary) return buf.toString('utf8')
   const bytes = toArrayBuffer(buf)

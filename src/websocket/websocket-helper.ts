@@ -29,7 +29,11 @@ interface ContextLike {
   req: { url: string; header(name: string): string | undefined }
 }
 
-function accept(c: ContextLike, events: RouteEvents | undefined, options: UpgradeWebSocketOptions | undefined): Response | undefined {
+function accept(
+  c: ContextLike,
+  events: RouteEvents | undefined,
+  options: UpgradeWebSocketOptions | undefined,
+): Response | undefined {
   const upgrade = c.req.header('upgrade')
   if (upgrade === undefined || upgrade.toLowerCase() !== 'websocket') return undefined
   const pending = (c.env as Record<symbol, PendingUpgrade | undefined> | undefined)?.[PENDING_UPGRADE]

@@ -26,7 +26,7 @@ function matched(layer: LayerLike, path: string): string | undefined {
     return undefined // a malformed %-escape: Express would fail the request, so the bridge never sees it
   }
   if (result === false) return undefined
-  return typeof result === 'object' ? result.path : layer.path ?? ''
+  return typeof result === 'object' ? result.path : (layer.path ?? '')
 }
 
 export interface Mount {
@@ -83,7 +83,12 @@ function contains(stack: LayerLike[], bridge: unknown): boolean {
  * Where the bridge sits for this upgrade, or undefined when it is not on the upgrade's path (then
  * the upgrade is not the bridge's to answer).
  */
-export function findMount(req: IncomingMessage, bridge: unknown, app: unknown, mountedAt: string | undefined): Mount | undefined {
+export function findMount(
+  req: IncomingMessage,
+  bridge: unknown,
+  app: unknown,
+  mountedAt: string | undefined,
+): Mount | undefined {
   const target = req.url ?? '/'
   const query = target.indexOf('?')
   const path = query === -1 ? target : target.slice(0, query)
@@ -105,7 +110,12 @@ export function findMount(req: IncomingMessage, bridge: unknown, app: unknown, m
 }
 
 /** The Request URL for an upgrade, built by the same rules (url.ts) as for HTTP requests. */
-export function upgradeUrl(req: IncomingMessage, mount: Mount, origin: string | undefined, keepMountPath: boolean): string {
+export function upgradeUrl(
+  req: IncomingMessage,
+  mount: Mount,
+  origin: string | undefined,
+  keepMountPath: boolean,
+): string {
   const original = req.url ?? '/'
   let url = original
   if (mount.baseUrl !== '') {

@@ -10,8 +10,16 @@ import { flattenHeaders } from '../core/headers.js'
 
 // Framing and handshake headers are ours to write, never the app's.
 const SKIPPED = new Set([
-  'connection', 'content-length', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade',
-  'sec-websocket-accept', 'sec-websocket-extensions', 'sec-websocket-protocol',
+  'connection',
+  'content-length',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'sec-websocket-accept',
+  'sec-websocket-extensions',
+  'sec-websocket-protocol',
 ])
 
 function noop(): void {}

@@ -13,7 +13,11 @@ export interface WebSocketLike {
   readonly protocol: string
   /** Bytes queued by `send()` and not yet handed to the network: the backpressure gauge. */
   readonly bufferedAmount: number
-  send(data: string | ArrayBufferLike | ArrayBufferView, options?: { compress?: boolean }, cb?: (err?: Error) => void): void
+  send(
+    data: string | ArrayBufferLike | ArrayBufferView,
+    options?: { compress?: boolean },
+    cb?: (err?: Error) => void,
+  ): void
   close(code?: number, reason?: string | Buffer): void
   terminate(): void
   on(event: 'message', listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): this
@@ -25,7 +29,12 @@ export interface WebSocketLike {
 /** The part of a `ws` WebSocketServer the bridge uses: one made with `{ noServer: true }`. */
 export interface WebSocketServerLike {
   options: { noServer?: boolean | undefined }
-  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, callback: (ws: any, request: IncomingMessage) => void): void
+  handleUpgrade(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    callback: (ws: any, request: IncomingMessage) => void,
+  ): void
   on(event: 'headers', listener: (headers: string[], request: IncomingMessage) => void): this
   off(event: 'headers', listener: (headers: string[], request: IncomingMessage) => void): this
   emit(event: 'connection', ws: any, request: IncomingMessage): boolean
@@ -91,7 +100,10 @@ export interface WSEvents {
 
 /** The `upgradeWebSocket` helper: the signature of Hono's WebSocket helpers (`hono/ws`). */
 export interface BridgeUpgradeWebSocket {
-  (createEvents: (c: Context) => WSEvents | Promise<WSEvents>, options?: UpgradeWebSocketOptions): MiddlewareHandler<any, string, { outputFormat: 'ws' }>
+  (
+    createEvents: (c: Context) => WSEvents | Promise<WSEvents>,
+    options?: UpgradeWebSocketOptions,
+  ): MiddlewareHandler<any, string, { outputFormat: 'ws' }>
   (c: Context, events: WSEvents, options?: UpgradeWebSocketOptions): Promise<Response>
 }
 
