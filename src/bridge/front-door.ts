@@ -1,11 +1,11 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
-import { handOver } from '../request/request-body.js'
-
 /**
  * Where a request goes when the bridge does not answer it: the Express chain (`next`), the front-door
  * fallback, or — on a bare node:http server — a final answer like Express's own final handler.
  */
+
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
+import { handOver } from '../request/request-body.js'
 
 const NOBODY_BEHIND: unique symbol = Symbol.for('express-fetch-bridge/nobody-behind') as any
 

@@ -1,9 +1,9 @@
-import type { HonoRoutes } from './hono-routes.js'
-
 /**
  * What kind of thing a value is, decided once for the whole package: an Express app, a Hono app, a
  * promise. Structural (no `instanceof`), so it holds across copies and versions of those packages.
  */
+
+import type { HonoRoutes } from './hono-routes.js'
 
 type Handler = (...args: any[]) => any
 

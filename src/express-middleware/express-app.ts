@@ -1,13 +1,13 @@
-import { isExpressApp } from '../core/app-kinds.js'
-import { createRequire } from 'node:module'
-import { IncomingMessage, ServerResponse } from 'node:http'
-import path from 'node:path'
-
 /**
  * Giving Node's req/res Express's request/response API, as an Express app does on entry: the
  * prototypes of the app (so its settings — trust proxy, query parser, json spaces… — apply),
  * `req.res`/`res.req`, `res.locals`, X-Powered-By, and for Express 4 the parsed `req.query`.
  */
+
+import { isExpressApp } from '../core/app-kinds.js'
+import { createRequire } from 'node:module'
+import { IncomingMessage, ServerResponse } from 'node:http'
+import path from 'node:path'
 
 /** What an Express app exposes that this module uses (Express 4 and 5 alike). */
 export interface ExpressAppLike {

@@ -1,15 +1,15 @@
+/**
+ * After Express middleware parsed the body (express.json(), urlencoded(), text(), raw(), multer), the
+ * Request Hono holds would read a drained socket: give Hono a Request over the body rebuilt from
+ * what the parser left on req — bytes for the body-parser types, a FormData for multer.
+ */
+
 import { PlatformRequest } from '../core/platform.js'
 import { openAsBlob } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
 import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from '../request/rebuilt-body.js'
 import { hasBody } from '../request/request-body.js'
 import type { BodyInit } from '../core/fetch-types.js'
-
-/**
- * After Express middleware parsed the body (express.json(), urlencoded(), text(), raw(), multer), the
- * Request Hono holds would read a drained socket: give Hono a Request over the body rebuilt from
- * what the parser left on req — bytes for the body-parser types, a FormData for multer.
- */
 
 /** The platform's Request (hosts such as @hono/node-server replace the global with their own). */
 

@@ -1,6 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import { isThenable } from '../core/app-kinds.js'
-
 /**
  * Running a list of Express/Connect middleware the way Express's router runs `app.use()` layers:
  * error handlers (four parameters) only see errors, `next('route')` goes on to the next layer,
@@ -8,6 +5,9 @@ import { isThenable } from '../core/app-kinds.js'
  * when a middleware hands on past the last one, or when the response is finished without that
  * (the middleware answered by itself).
  */
+
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { isThenable } from '../core/app-kinds.js'
 
 export type ExpressHandler = (...args: any[]) => unknown
 

@@ -1,14 +1,14 @@
-import type { ServerResponse } from 'node:http'
-import { flattenHeaders, type FlatHeaders } from '../core/headers.js'
-import { mergeWithOutgoing } from '../response/outgoing-headers.js'
-import { OriginalResponse } from '../response/response.js'
-
 /**
  * Hosts other than the bridge (@hono/node-server) write the Hono response with
  * `res.writeHead(status, headers)`, which replaces what middleware set on `res` under the same name:
  * apply the bridge's merge rules (Set-Cookie appended, Vary merged, framing dropped) to the Hono
  * response first. The bridge's own serializer does this when it writes.
  */
+
+import type { ServerResponse } from 'node:http'
+import { flattenHeaders, type FlatHeaders } from '../core/headers.js'
+import { mergeWithOutgoing } from '../response/outgoing-headers.js'
+import { OriginalResponse } from '../response/response.js'
 
 interface HonoContextLike {
   res: Response

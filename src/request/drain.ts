@@ -1,7 +1,3 @@
-import type { IncomingMessage, Server } from 'node:http'
-import type { Socket } from 'node:net'
-import { abandonRead, hasBody } from './request-body.js'
-
 /**
  * Request bodies the app left unread. Once the response is out, the rest of the body is read and
  * discarded so the client (still uploading) receives the answer instead of a reset and the kept-alive
@@ -12,6 +8,10 @@ import { abandonRead, hasBody } from './request-body.js'
  * done, so a drain outliving them would add an unsolicited 408 after the app's answer.
  * Only requests with an unfinished body get here; state lives on the request, no closures.
  */
+
+import type { IncomingMessage, Server } from 'node:http'
+import type { Socket } from 'node:net'
+import { abandonRead, hasBody } from './request-body.js'
 
 export interface DrainBounds {
   maxBytes: number

@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http'
-
 /** Bodies an Express parser (express.json(), urlencoded(), text(), raw()) already read, rebuilt as bytes. */
+
+import type { IncomingMessage } from 'node:http'
 
 /** What Express body parsers leave on the request. */
 export interface ParsedRequest extends IncomingMessage {

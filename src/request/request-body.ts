@@ -1,10 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
-
 /**
  * Reading a request body from the socket: whole, or as a web stream with backpressure. One reader per
  * request, its state kept on the request (listeners are module functions, no closures), so that a
  * request handed on to the next handler can be checked: {@link handOver}.
  */
+
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /** Whether the request has body framing (GET/HEAD never do, as for a real Request). */
 export function hasBody(req: IncomingMessage): boolean {

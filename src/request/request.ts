@@ -1,3 +1,10 @@
+/**
+ * A lazy fetch Request over a Node request. `method`, `url` and `headers` are served without a real
+ * Request; `text()`, `json()`, `arrayBuffer()`, `blob()` and `bytes()` read the socket directly; any
+ * other member (formData, clone, cache…) builds a real Request once, whose body streams from the socket.
+ * A body that is null (GET) or already read follows the platform's rules for bodyUsed, reads and clone().
+ */
+
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { delegateRemaining } from '../core/delegate.js'
 import { requestHeaders } from '../core/headers.js'
@@ -7,13 +14,6 @@ import { REAL_REQUEST } from '../core/process-shared.js'
 import { PlatformRequest as OriginalRequest, PlatformResponse } from '../core/platform.js'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from './url.js'
 import type { BodyInit } from '../core/fetch-types.js'
-
-/**
- * A lazy fetch Request over a Node request. `method`, `url` and `headers` are served without a real
- * Request; `text()`, `json()`, `arrayBuffer()`, `blob()` and `bytes()` read the socket directly; any
- * other member (formData, clone, cache…) builds a real Request once, whose body streams from the socket.
- * A body that is null (GET) or already read follows the platform's rules for bodyUsed, reads and clone().
- */
 
 /** The platform's Request, captured before anything could replace the global. */
 

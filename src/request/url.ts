@@ -1,11 +1,11 @@
-import type { IncomingMessage } from 'node:http'
-import { BadRequestError } from '../core/errors.js'
-
 /**
  * The request URL: origin (Host, trust proxy, fixed `origin`) and target (path and query, mount
  * path strip/keep), validated so `new Request(url)` would accept it, built without `new URL()` on
  * the usual path.
  */
+
+import type { IncomingMessage } from 'node:http'
+import { BadRequestError } from '../core/errors.js'
 
 // Character classes as lookup tables: a charCode loop costs less per request than a regex.
 function charTable(chars: string): Uint8Array {

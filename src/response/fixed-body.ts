@@ -1,10 +1,10 @@
+/** Answers whose body is known up front: a fixed body with an exact Content-Length, or none at all. */
+
 import { ServerResponse, type IncomingMessage } from 'node:http'
 import { drainAfterResponse } from '../request/drain.js'
 import { removeHeader, type FlatHeaders } from '../core/headers.js'
 import { hasBody } from '../request/request-body.js'
 import { writeHead } from './outgoing-headers.js'
-
-/** Answers whose body is known up front: a fixed body with an exact Content-Length, or none at all. */
 
 /** Statuses whose responses end at the header block (RFC 9112 §6.3): no Content-Length, no Transfer-Encoding. */
 export function isNullBodyStatus(status: number): boolean {

@@ -1,11 +1,11 @@
-import { OutgoingMessage, ServerResponse, type OutgoingHttpHeader } from 'node:http'
-import type { FlatHeaders } from '../core/headers.js'
-
 /**
  * How the app's headers meet the ones earlier middleware already set on `res`: when a merge is needed,
  * the merge rules (Set-Cookie appended, Vary merged, framing dropped), the write, and the rollback
  * after an invalid header.
  */
+
+import { OutgoingMessage, ServerResponse, type OutgoingHttpHeader } from 'node:http'
+import type { FlatHeaders } from '../core/headers.js'
 
 // Middleware that wraps writeHead (on-headers ≤ 1.0.2, in morgan 1.10 and older compression and
 // express-session) reads an array argument as [name, value] pairs: give such wrappers no list.

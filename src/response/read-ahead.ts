@@ -1,4 +1,3 @@
-import type { ReadableStreamReadResult } from 'node:stream/web'
 /**
  * Reading ahead what a stream body already holds, without waiting for its producer: a stream that is
  * complete by then (a platform Response's fixed body, chunks enqueued in `start()`, a foreign
@@ -7,6 +6,7 @@ import type { ReadableStreamReadResult } from 'node:stream/web'
  * once (the #244 regression held them back until the first chunk).
  */
 
+import type { ReadableStreamReadResult } from 'node:stream/web'
 type Reader = ReadableStreamDefaultReader<Uint8Array>
 type ReadResult = ReadableStreamReadResult<Uint8Array>
 

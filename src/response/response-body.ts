@@ -1,9 +1,9 @@
-import type { UnderlyingSource } from 'node:stream/web'
 /**
  * The bodies a LightResponse keeps as they are (the "fast" bodies), what a real Response derives from
  * them (Content-Type, length), and the `body` stream of a fixed one.
  */
 
+import type { UnderlyingSource } from 'node:stream/web'
 export type FastBody = string | ArrayBuffer | ArrayBufferView | Blob | URLSearchParams | ReadableStream | null
 /** A fast body whose bytes are known up front. */
 export type FixedBody = Exclude<FastBody, ReadableStream | null>

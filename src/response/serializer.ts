@@ -1,10 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import { endFixed, endHead, toBytes } from './fixed-body.js'
-import { flattenHeaders, indexOfHeader, removeHeader, type FlatHeaders } from '../core/headers.js'
-import { defaultContentType, fillLightState, OriginalResponse, type LightState } from './response.js'
-import { pumpStream } from './stream-pump.js'
-import { ALREADY_SENT_HEADER } from '../core/already-sent.js'
-
 /**
  * Writes a fetch Response onto a Node ServerResponse.
  *
@@ -13,6 +6,13 @@ import { ALREADY_SENT_HEADER } from '../core/already-sent.js'
  * stream body gets its headers flushed at once (the @hono/node-server #244 regression held them
  * back until the first chunk), then chunks are pumped with backpressure.
  */
+
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { endFixed, endHead, toBytes } from './fixed-body.js'
+import { flattenHeaders, indexOfHeader, removeHeader, type FlatHeaders } from '../core/headers.js'
+import { defaultContentType, fillLightState, OriginalResponse, type LightState } from './response.js'
+import { pumpStream } from './stream-pump.js'
+import { ALREADY_SENT_HEADER } from '../core/already-sent.js'
 
 // Reused for every response: filled and read synchronously at the top of writeResponse.
 const state: LightState = {

@@ -1,11 +1,11 @@
+/** Stream bodies: headers flushed at once, chunks pumped with backpressure and batched per event-loop turn. */
+
 import { type IncomingMessage, ServerResponse } from 'node:http'
 import { drainAfterResponse } from '../request/drain.js'
 import { chunkFor, endChunks, endHead, ignore, isNullBodyStatus } from './fixed-body.js'
 import { indexOfHeader, type FlatHeaders } from '../core/headers.js'
 import { writeHead } from './outgoing-headers.js'
 import { readAhead } from './read-ahead.js'
-
-/** Stream bodies: headers flushed at once, chunks pumped with backpressure and batched per event-loop turn. */
 
 /** Node's `res.flush()` from the compression middleware. */
 type FlushableResponse = ServerResponse & { flush?: () => void }

@@ -1,3 +1,11 @@
+/**
+ * The one upgrade dispatcher. It takes over the server's `emit('upgrade')`, so the 'upgrade'
+ * listeners (socket.io, `ws` with `{ server }`, a proxy — before or after attaching) stay on the
+ * server, untouched, and only run when the Hono app leaves an upgrade alone: every upgrade has
+ * exactly one owner. A no-op marker listener keeps Node delivering upgrades to 'upgrade' even
+ * when no other listener exists.
+ */
+
 import { PlatformRequest as OriginalRequest } from '../core/platform.js'
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -13,14 +21,6 @@ import { findMount, upgradeUrl } from './websocket-mount.js'
 import { isExpressApp, isThenable } from '../core/app-kinds.js'
 import { discardBody, headerLines, refuseUpgrade } from './websocket-refuse.js'
 import type { AttachWebSocketsOptions, WebSocketAttachment, WebSocketLike } from './websocket-types.js'
-
-/**
- * The one upgrade dispatcher. It takes over the server's `emit('upgrade')`, so the 'upgrade'
- * listeners (socket.io, `ws` with `{ server }`, a proxy — before or after attaching) stay on the
- * server, untouched, and only run when the Hono app leaves an upgrade alone: every upgrade has
- * exactly one owner. A no-op marker listener keeps Node delivering upgrades to 'upgrade' even
- * when no other listener exists.
- */
 
 const DISPATCHER = Symbol('express-fetch-bridge.upgradeDispatcher')
 

@@ -1,13 +1,13 @@
-import { isThenable } from '../core/app-kinds.js'
-import type { BinaryType } from '../core/fetch-types.js'
-import type { PendingUpgrade, RouteEvents } from './websocket-helper.js'
-import type { WebSocketLike } from './websocket-types.js'
-
 /**
  * An open Hono WebSocket: the `ws` context handed to the route's events (the shape of Hono's
  * WSContext) and the wiring from `ws` events to them. Nothing a handler throws or rejects with
  * escapes: it goes to the route's `onError` option (or the attachment's).
  */
+
+import { isThenable } from '../core/app-kinds.js'
+import type { BinaryType } from '../core/fetch-types.js'
+import type { PendingUpgrade, RouteEvents } from './websocket-helper.js'
+import type { WebSocketLike } from './websocket-types.js'
 
 // Node 20 has neither CloseEvent nor ErrorEvent as globals.
 class BridgeCloseEvent extends Event {

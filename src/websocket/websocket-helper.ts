@@ -1,10 +1,10 @@
-import type { BridgeUpgradeWebSocket, UpgradeWebSocketOptions } from './websocket-types.js'
-
 /**
  * `upgradeWebSocket`, with the signature of Hono's WebSocket helpers. It only records the route's
  * events on the pending upgrade the dispatcher put in `env`; the dispatcher completes the handshake
  * once the whole middleware chain has answered, so a later 401 still refuses the upgrade.
  */
+
+import type { BridgeUpgradeWebSocket, UpgradeWebSocketOptions } from './websocket-types.js'
 
 /** Where the dispatcher and the helper meet: `env[PENDING_UPGRADE]` (absent for plain HTTP requests). */
 export const PENDING_UPGRADE = Symbol('express-fetch-bridge.pendingUpgrade')

@@ -1,12 +1,12 @@
-import { isExpressApp } from '../core/app-kinds.js'
-import type { IncomingMessage } from 'node:http'
-import { requestOrigin, requestUrl, type ExpressLikeRequest } from '../request/url.js'
-
 /**
  * The URL Hono sees for an upgrade: the same as for an HTTP request through the same bridge. Upgrades
  * never enter Express, so what Express would have set (`baseUrl`, `req.app` for `trust proxy`) comes
  * from finding the bridge in the app's routers the way Express would match it.
  */
+
+import { isExpressApp } from '../core/app-kinds.js'
+import type { IncomingMessage } from 'node:http'
+import { requestOrigin, requestUrl, type ExpressLikeRequest } from '../request/url.js'
 
 interface LayerLike {
   handle: unknown

@@ -1,12 +1,12 @@
-import { STATUS_CODES } from 'node:http'
-import type { Duplex } from 'node:stream'
-import { flattenHeaders } from '../core/headers.js'
-
 /**
  * Refusing an upgrade: an HTTP answer written raw to the socket (there is no ServerResponse for an
  * upgrade), then the socket closed. The body is dropped; status and headers (a 401's
  * WWW-Authenticate, a Set-Cookie) are what a WebSocket client can see.
  */
+
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { flattenHeaders } from '../core/headers.js'
 
 // Framing and handshake headers are ours to write, never the app's.
 const SKIPPED = new Set([
