@@ -2,7 +2,7 @@ import express from 'express'
 import multer from 'multer'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { fetchBridge, type NextFunction } from '../src/index.js'
+import { expressMiddleware, fetchBridge, type NextFunction } from '../src/index.js'
 import { listen, request, type Running } from './helpers/transport.js'
 
 // A Hono middleware that reads every body (a global bodyLimit() counting a chunked upload, an
@@ -98,5 +98,46 @@ describe.each(modes)('%s', (_name, start) => {
   it('a Hono route still reads the body and answers', async () => {
     const { res, body } = await request(`${server.url}/hono`, { method: 'POST' }, ['abc', 'def'])
     expect([res.statusCode, body.toString()]).toEqual([200, 'hono 6'])
+  })
+})
+
+describe.each([
+  ['front door', (hono: Hono) => listen(fetchBridge(hono, { fallback: express() }))],
+  ['middleware mode', (hono: Hono) => listen(express().use(fetchBridge(hono)))],
+])('Express parsers inside Hono (expressMiddleware) after a global bodyLimit(), %s', (_name, start) => {
+  let server: Running
+  beforeAll(async () => {
+    const hono = new Hono<any>()
+    hono.use(bodyLimit({ maxSize: 16 * MiB, onError: (c) => c.text('too large for Hono', 413) }))
+    hono.post('/upload', expressMiddleware(multer({ storage: multer.memoryStorage() }).single('file')), (c) =>
+      c.text(`multer ${c.env.incoming.file?.originalname} ${c.env.incoming.file?.size} ${c.env.incoming.body.note}`),
+    )
+    hono.post('/json', expressMiddleware(express.json({ limit: '10mb' })), async (c) =>
+      c.text(`json ${c.env.incoming.body.items.length} ${(await c.req.json()).items.length}`),
+    )
+    // A middleware that does not read the body: the app's own read goes on where it was.
+    hono.post('/pass', expressMiddleware((_req: unknown, _res: unknown, next: () => void) => next()), async (c) =>
+      c.text(`hono ${(await c.req.text()).length}`),
+    )
+    server = await start(hono)
+  })
+  afterAll(() => server.close())
+
+  it('multer gets a chunked upload whole', async () => {
+    const { type, parts } = multipart(MiB)
+    const { res, body } = await request(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': type } }, parts)
+    expect([res.statusCode, body.toString()]).toEqual([200, `multer a.bin ${MiB} hello`])
+  })
+
+  it('express.json() gets a chunked body whole, and c.req.json() reads the same', async () => {
+    const json = JSON.stringify({ items: Array.from({ length: 5000 }, (_, i) => i) })
+    const parts = [json.slice(0, 100), json.slice(100, 5000), json.slice(5000)]
+    const { res, body } = await request(`${server.url}/json`, { method: 'POST', headers: { 'content-type': 'application/json' } }, parts)
+    expect([res.statusCode, body.toString()]).toEqual([200, 'json 5000 5000'])
+  })
+
+  it('a middleware that leaves the body alone leaves it to the Hono route, every byte once', async () => {
+    const { res, body } = await request(`${server.url}/pass`, { method: 'POST' }, ['0123456789', 'abcdefghij', 'KLMNO'])
+    expect([res.statusCode, body.toString()]).toEqual([200, 'hono 25'])
   })
 })

@@ -5,7 +5,7 @@
 
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
-import { handOver } from '../request/request-body.js'
+import { handOver } from '../request/body-hand-over.js'
 
 const NOBODY_BEHIND: unique symbol = Symbol.for('express-fetch-bridge/nobody-behind') as any
 

@@ -11,6 +11,8 @@ import {
   type ExpressAppLike,
 } from './express-app.js'
 import { bodyUnread, requestAfterParse } from './express-body.js'
+import { bodyConsumed } from '../request/rebuilt-body.js'
+import { lendBody, takeBack } from '../request/body-hand-over.js'
 import { runChain, type ExpressHandler } from './express-chain.js'
 import { toHonoError } from './express-errors.js'
 import { lengthVisibleToMiddleware, mergeOutgoingInto } from './express-headers.js'
@@ -128,7 +130,10 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
       req.baseUrl = view.baseUrl
     }
     const method = req.method
+    // A body the app started reading (bodyLimit() counting a chunked upload) goes back to the chain whole.
+    const loan = unread ? lendBody(req) : undefined
     const outcome = await runChain(stack, req, res)
+    const short = loan === undefined ? undefined : takeBack(req, loan, bodyConsumed(req))
     if (view !== undefined) {
       req.url = url
       req.baseUrl = baseUrl
@@ -140,6 +145,7 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
       if (res.headersSent && !res.writableEnded) res.destroy()
       throw toHonoError(outcome.error)
     }
+    if (short !== undefined) throw toHonoError(short)
     // Hono chose the route before the chain ran: a changed method would run the wrong handler.
     if (req.method !== method) throw new TypeError(methodChanged(method, req.method))
     if (unread) {

@@ -11,7 +11,8 @@
 
 import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
-import { abandonRead, hasBody } from './request-body.js'
+import { abandonRead } from './body-hand-over.js'
+import { hasBody } from './request-body.js'
 
 export interface DrainBounds {
   maxBytes: number

@@ -1,5 +1,6 @@
 /**
- * Reading a request body from the socket: whole, or as a web stream with backpressure. One reader per
+ * Reading a request body from the socket: whole, or as a web stream with backpressure (handing it on:
+ * body-hand-over.ts). One reader per
  * request, its state kept on the request (listeners are module functions, no closures), so that a
  * request handed on to the next handler can be checked: {@link handOver}.
  */
@@ -25,31 +26,15 @@ export function bodyAborted(): Error {
   return abortError('The client closed the connection before the body was read')
 }
 
-/** The app read more of the body than is kept for the handlers behind, then let the request fall through. */
-function notKept(taken: number): Error {
-  const over = taken > REPLAY_LIMIT
-  return Object.assign(
-    new Error(
-      `express-fetch-bridge: the app read ${taken} bytes of the request body ` +
-        (over
-          ? `(more than the ${REPLAY_LIMIT} kept for the handlers behind the bridge)`
-          : 'and stopped, so the rest was discarded') +
-        ' and then let the request fall through: those handlers cannot get the whole body. Answer the ' +
-        'request in the app, or read the body only in routes that answer.',
-    ),
-    { status: over ? 413 : 500 },
-  )
-}
-
 /** Bytes the stream buffers before the request is paused (the socket then stops being read). */
 const STREAM_BUFFER = 64 * 1024
 
-const READING = 0
-const DONE = 1
-const FAILED = 2
-const STOPPED = 3
+export const READING = 0
+export const DONE = 1
+export const FAILED = 2
+export const STOPPED = 3
 
-const READ = Symbol('fetchBridge.bodyRead')
+export const READ = Symbol('fetchBridge.bodyRead')
 
 /**
  * What the app read is kept, up to this many bytes, for the handlers behind the bridge: a Hono
@@ -58,7 +43,7 @@ const READ = Symbol('fetchBridge.bodyRead')
  */
 export const REPLAY_LIMIT = 4 * 1024 * 1024
 
-interface BodyRead {
+export interface BodyRead {
   state: typeof READING | typeof DONE | typeof FAILED | typeof STOPPED
   /** Bytes taken from the request. */
   taken: number
@@ -74,7 +59,7 @@ interface BodyRead {
   res: ServerResponse | undefined
 }
 
-type ReadingRequest = IncomingMessage & { [READ]?: BodyRead | undefined }
+export type ReadingRequest = IncomingMessage & { [READ]?: BodyRead | undefined }
 
 const EMPTY = Buffer.alloc(0)
 
@@ -144,7 +129,15 @@ function recover(req: ReadingRequest): void {
   settle(req, undefined)
 }
 
-function detach(req: ReadingRequest): void {
+/** The reader's listeners: 'readable' (paused mode), and the ends of the request. */
+export function attach(req: ReadingRequest): void {
+  req.on('readable', onReadable)
+  req.on('end', onEnd)
+  req.on('error', onError)
+  req.on('close', onClose)
+}
+
+export function detach(req: ReadingRequest): void {
   req.off('readable', onReadable)
   req.off('end', onEnd)
   req.off('error', onError)
@@ -166,7 +159,7 @@ function settle(req: ReadingRequest, err: unknown): void {
   }
 }
 
-function onResponseClose(this: ServerResponse): void {
+export function onResponseClose(this: ServerResponse): void {
   releaseEnd(this.req as ReadingRequest)
 }
 
@@ -178,7 +171,7 @@ function releaseEnd(req: IncomingMessage): void {
   }
 }
 
-function finish(read: BodyRead, err: unknown): void {
+export function finish(read: BodyRead, err: unknown): void {
   const controller = read.controller
   if (controller !== undefined) {
     if (err === undefined) controller.close()
@@ -201,10 +194,7 @@ function start(req: ReadingRequest, read: BodyRead): void {
     return
   }
   // A pause() by earlier middleware does not matter in paused mode.
-  req.on('readable', onReadable)
-  req.on('end', onEnd)
-  req.on('error', onError)
-  req.on('close', onClose)
+  attach(req)
   // No read now: 'readable' comes on the next tick (or 'end' for a body already over), so whatever
   // the caller does in this turn (`req.destroy(err)` right after asking) comes first, as with 'data'.
 }
@@ -272,48 +262,4 @@ function release(req: ReadingRequest, read: BodyRead): void {
     read.kept = undefined
     req.resume()
   }
-}
-
-/**
- * The response is out and the app left a body read unfinished: stop it (its stream errors), so the
- * bounded drain can take the rest ('readable' listeners would keep the request from flowing).
- */
-export function abandonRead(req: IncomingMessage): void {
-  const r = req as ReadingRequest
-  const read = r[READ]
-  if (read === undefined || read.state !== READING) return
-  read.state = STOPPED
-  read.kept = undefined
-  detach(r)
-  finish(read, abortError('The response was sent before the request body was read'))
-}
-
-/**
- * Called before the request goes on to `next()` or the fallback. Returns undefined when it can go:
- * the app took none of its body, or what it took is put back in front of the rest (up to
- * {@link REPLAY_LIMIT}), so the handlers behind get every byte as if the app had not read it. Returns
- * the error to report when that cannot be (more was read than is kept, or the read failed part way);
- * a read still waiting is ended.
- */
-export function handOver(req: IncomingMessage): Error | undefined {
-  const r = req as ReadingRequest
-  const read = r[READ]
-  if (read === undefined || read.state === FAILED) return undefined
-  r[READ] = undefined
-  if (read.state === READING) {
-    read.state = FAILED
-    detach(r)
-    finish(read, abortError('The request was handed on to the next handler'))
-  }
-  if (read.taken === 0) {
-    ;(req as { readableFlowing: boolean | null }).readableFlowing = null
-    return undefined
-  }
-  const kept = read.kept
-  if (kept === undefined || req.readableEnded || req.destroyed) return notKept(read.taken)
-  read.kept = undefined
-  if (read.res !== undefined) read.res.off('close', onResponseClose)
-  req.unshift(kept.length === 1 ? kept[0] : Buffer.concat(kept, read.taken))
-  ;(req as { readableFlowing: boolean | null }).readableFlowing = null
-  return undefined
 }

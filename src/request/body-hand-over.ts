@@ -1,0 +1,131 @@
+/**
+ * Handing a request body on: to the handlers behind the bridge when the request falls through
+ * ({@link handOver}), to Express middleware run inside the app ({@link lendBody}), to the drain once
+ * the response is out ({@link abandonRead}). What the app read is put back, up to {@link REPLAY_LIMIT}.
+ */
+
+import type { IncomingMessage } from 'node:http'
+import {
+  abortError,
+  attach,
+  detach,
+  finish,
+  onResponseClose,
+  READ,
+  REPLAY_LIMIT,
+  FAILED,
+  READING,
+  STOPPED,
+  type BodyRead,
+  type ReadingRequest,
+} from './request-body.js'
+
+/** The app read more of the body than is kept for the handlers behind, then let the request fall through. */
+function notKept(taken: number): Error {
+  const over = taken > REPLAY_LIMIT
+  return Object.assign(
+    new Error(
+      `express-fetch-bridge: the app read ${taken} bytes of the request body ` +
+        (over
+          ? `(more than the ${REPLAY_LIMIT} kept for the handlers behind the bridge)`
+          : 'and stopped, so the rest was discarded') +
+        ' and then let the request fall through: those handlers cannot get the whole body. Answer the ' +
+        'request in the app, or read the body only in routes that answer.',
+    ),
+    { status: over ? 413 : 500 },
+  )
+}
+
+/**
+ * The response is out and the app left a body read unfinished: stop it (its stream errors), so the
+ * bounded drain can take the rest ('readable' listeners would keep the request from flowing).
+ */
+export function abandonRead(req: IncomingMessage): void {
+  const r = req as ReadingRequest
+  const read = r[READ]
+  if (read === undefined || read.state !== READING) return
+  read.state = STOPPED
+  read.kept = undefined
+  detach(r)
+  finish(read, abortError('The response was sent before the request body was read'))
+}
+
+/**
+ * Called before the request goes on to `next()` or the fallback. Returns undefined when it can go:
+ * the app took none of its body, or what it took is put back in front of the rest (up to
+ * {@link REPLAY_LIMIT}), so the handlers behind get every byte as if the app had not read it. Returns
+ * the error to report when that cannot be (more was read than is kept, or the read failed part way);
+ * a read still waiting is ended.
+ */
+export function handOver(req: IncomingMessage): Error | undefined {
+  const r = req as ReadingRequest
+  const read = r[READ]
+  if (read === undefined || read.state === FAILED) return undefined
+  r[READ] = undefined
+  if (read.state === READING) {
+    read.state = FAILED
+    detach(r)
+    finish(read, abortError('The request was handed on to the next handler'))
+  }
+  if (read.taken === 0) {
+    ;(req as { readableFlowing: boolean | null }).readableFlowing = null
+    return undefined
+  }
+  const kept = read.kept
+  if (kept === undefined || req.readableEnded || req.destroyed) return notKept(read.taken)
+  read.kept = undefined
+  if (read.res !== undefined) read.res.off('close', onResponseClose)
+  req.unshift(kept.length === 1 ? kept[0] : Buffer.concat(kept, read.taken))
+  ;(req as { readableFlowing: boolean | null }).readableFlowing = null
+  return undefined
+}
+
+/** A body the app had started reading, lent to Express middleware run inside it (`expressMiddleware`). */
+export interface BodyLoan {
+  read: BodyRead
+  /** Bytes the app had taken, put back in front of the rest for the middleware. */
+  taken: number
+  /** More was taken than is kept: a middleware that reads the body would get it short. */
+  short: boolean
+  reading: boolean
+}
+
+/**
+ * Before Express middleware runs inside the app on a request whose body the app started reading (a
+ * `bodyLimit()` counting a chunked upload): stop the app's read and put what it took back, so a body
+ * parser or multer in the chain gets every byte. {@link takeBack} after the chain.
+ */
+export function lendBody(req: IncomingMessage): BodyLoan | undefined {
+  const r = req as ReadingRequest
+  const read = r[READ]
+  if (read === undefined || read.state === FAILED || read.state === STOPPED) return undefined
+  const reading = read.state === READING
+  if (reading) detach(r)
+  r[READ] = undefined
+  const kept = read.kept
+  const short = read.taken > 0 && (kept === undefined || req.readableEnded || req.destroyed)
+  if (read.taken > 0 && !short) req.unshift(kept!.length === 1 ? kept![0] : Buffer.concat(kept!, read.taken))
+  ;(req as { readableFlowing: boolean | null }).readableFlowing = null
+  return { read, taken: read.taken, short, reading }
+}
+
+/**
+ * After the chain: if it read the body (`consumed`), the app's read is over (the caller gives the app
+ * the parsed body instead), or an error when the body it read was short; if not, the bytes put back
+ * are taken again and the app's read goes on where it was.
+ */
+export function takeBack(req: IncomingMessage, loan: BodyLoan, consumed: boolean): Error | undefined {
+  const r = req as ReadingRequest
+  const read = loan.read
+  if (consumed) {
+    if (loan.reading) {
+      read.state = FAILED
+      finish(read, abortError('Express middleware read the request body'))
+    }
+    return loan.short ? notKept(loan.taken) : undefined
+  }
+  if (loan.taken > 0 && !loan.short) req.read(loan.taken)
+  r[READ] = read
+  if (loan.reading) attach(r)
+  return undefined
+}
