@@ -141,3 +141,25 @@ describe.each([
     expect([res.statusCode, body.toString()]).toEqual([200, 'hono 25'])
   })
 })
+
+it('replay: { maxBytes } raises the bound: 6 MiB read by the app still reaches Express whole', async () => {
+  const server = await listen(legacy(fetchBridge(honoApp(), { replay: { maxBytes: 8 * MiB } })))
+  try {
+    const payload = Buffer.alloc(6 * MiB, 0x64)
+    const { res, body } = await request(`${server.url}/audited/raw`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' } }, payload)
+    expect([res.statusCode, body.toString()]).toEqual([200, `raw ${6 * MiB}`])
+  } finally {
+    await server.close()
+  }
+})
+
+it('replay: { maxBytes: 0 } keeps nothing: a body the app read and let fall through is a 413', async () => {
+  const server = await listen(legacy(fetchBridge(honoApp(), { replay: { maxBytes: 0 } })))
+  try {
+    const { res, body } = await request(`${server.url}/audited/raw`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' } }, 'tiny')
+    expect(res.statusCode).toBe(413)
+    expect(body.toString()).toMatch(/read 4 bytes .*more than the 0 kept/)
+  } finally {
+    await server.close()
+  }
+})

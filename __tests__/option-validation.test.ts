@@ -24,6 +24,9 @@ const wrong: [keyof FetchBridgeOptions, unknown][] = [
   ['drain', 5],
   ['drain', { maxBytes: -1 }],
   ['drain', { maxMs: '5' }],
+  ['replay', 5],
+  ['replay', { maxBytes: -1 }],
+  ['replay', { maxBytes: Infinity }],
 ]
 
 it.each(wrong)('%s: %p throws a TypeError naming the option', (name, value) => {
@@ -42,6 +45,7 @@ const right: [keyof FetchBridgeOptions, unknown][] = [
   ['fallback', express()],
   ['onDispatch', () => {}],
   ['drain', { maxBytes: 0, maxMs: 0 }],
+  ['replay', { maxBytes: 32 * 1024 * 1024 }],
 ]
 
 it.each(right)('%s: %p is accepted', (name, value) => {

@@ -16,7 +16,7 @@ import { noteUnfinishedBody } from '../request/drain.js'
 import { createRequest } from '../request/request.js'
 import { installGlobals } from './globals.js'
 import { BRIDGE_ENV, REAL_REQUEST } from '../core/process-shared.js'
-import { hasBody } from '../request/request-body.js'
+import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.js'
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './dispatch-report.js'
@@ -83,7 +83,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   // Only a bridge with onDispatch pays for it: the reporting wrapper is a separate handler.
   if (opts.onDispatch !== undefined) return reportingBridge(app, options!, opts.onDispatch, fetchBridge)
   const fetch = resolveFetch(app, opts.fallthrough)
-  const { origin, keepMountPath, env: envFactory, fallback, drain, overrideGlobalObjects } = opts
+  const { origin, keepMountPath, env: envFactory, fallback, drain, overrideGlobalObjects, replayLimit } = opts
 
   const fallthrough = opts.fallthrough
   // At once, not on the first request: code that builds a Request or Response before any request
@@ -101,7 +101,10 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     if (req.httpVersionMajor === 2) return refuseHttp2(res)
 
     // The drain of an unread body must know when the request came (see drain.ts).
-    if (hasBody(req) && !req.complete) noteUnfinishedBody(req, drain)
+    if (hasBody(req)) {
+      if (!req.complete) noteUnfinishedBody(req, drain)
+      if (replayLimit !== REPLAY_LIMIT) noteReplayLimit(req, replayLimit)
+    }
 
     let request: Request
     try {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { DEFAULT_DRAIN, type DrainBounds } from '../request/drain.js'
+import { REPLAY_LIMIT } from '../request/request-body.js'
 // @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express'
 
@@ -199,6 +200,16 @@ export interface FetchBridgeOptions<
    * @example fetchBridge(app, { drain: { maxBytes: 64 * 1024, maxMs: 1000 } })
    */
   drain?: { maxBytes?: number | undefined; maxMs?: number | undefined } | undefined
+  /**
+   * How much of a body the app read is kept for the handlers a request then falls through to (a
+   * global `bodyLimit()` counting a chunked upload reads every body), and for Express parsers run
+   * inside the app by `expressMiddleware()`: they get every byte up to `maxBytes`; past it, a 413
+   * (`next(err)`), never a short body. Set it to your largest upload behind such middleware; the bytes
+   * are held in memory until the response is done. `0` keeps nothing.
+   * @default { maxBytes: 4194304 }
+   * @example fetchBridge(app, { replay: { maxBytes: 32 * 1024 * 1024 } })
+   */
+  replay?: { maxBytes?: number | undefined } | undefined
 }
 
 /** Options with defaults applied, computed once per bridge. */
@@ -211,6 +222,8 @@ export interface ResolvedOptions {
   fallback: FallbackHandler | undefined
   onDispatch: ((info: DispatchInfo) => void) | undefined
   drain: DrainBounds
+  /** Bytes of a body the app read kept for hand-over. */
+  replayLimit: number
 }
 
 export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): ResolvedOptions {
@@ -259,6 +272,7 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
   }
   return {
     drain: resolveDrain(options.drain),
+    replayLimit: resolveReplay(options.replay),
     overrideGlobalObjects: options.overrideGlobalObjects ?? true,
     fallthrough: options.fallthrough ?? true,
     keepMountPath: mountPath === 'keep',
@@ -267,6 +281,16 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
     fallback: options.fallback,
     onDispatch: options.onDispatch,
   }
+}
+
+function resolveReplay(replay: FetchBridgeOptions['replay']): number {
+  if (replay === undefined) return REPLAY_LIMIT
+  if (replay === null || typeof replay !== 'object') throw new TypeError('fetchBridge: replay must be { maxBytes? }')
+  const { maxBytes = REPLAY_LIMIT } = replay
+  if (typeof maxBytes !== 'number' || !(maxBytes >= 0) || maxBytes === Infinity) {
+    throw new TypeError(`fetchBridge: replay.maxBytes must be a finite number >= 0, got ${String(maxBytes)}`)
+  }
+  return maxBytes
 }
 
 function resolveDrain(drain: FetchBridgeOptions['drain']): DrainBounds {

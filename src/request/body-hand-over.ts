@@ -21,13 +21,13 @@ import {
 } from './request-body.js'
 
 /** The app read more of the body than is kept for the handlers behind, then let the request fall through. */
-function notKept(taken: number): Error {
-  const over = taken > REPLAY_LIMIT
+function notKept(taken: number, limit: number): Error {
+  const over = taken > limit
   return Object.assign(
     new Error(
       `express-fetch-bridge: the app read ${taken} bytes of the request body ` +
         (over
-          ? `(more than the ${REPLAY_LIMIT} kept for the handlers behind the bridge)`
+          ? `(more than the ${limit} kept for the handlers behind the bridge: the replay option)`
           : 'and stopped, so the rest was discarded') +
         ' and then let the request fall through: those handlers cannot get the whole body. Answer the ' +
         'request in the app, or read the body only in routes that answer.',
@@ -72,7 +72,7 @@ export function handOver(req: IncomingMessage): Error | undefined {
     return undefined
   }
   const kept = read.kept
-  if (kept === undefined || req.readableEnded || req.destroyed) return notKept(read.taken)
+  if (kept === undefined || req.readableEnded || req.destroyed) return notKept(read.taken, read.limit)
   read.kept = undefined
   if (read.res !== undefined) read.res.off('close', onResponseClose)
   req.unshift(kept.length === 1 ? kept[0] : Buffer.concat(kept, read.taken))
@@ -122,7 +122,7 @@ export function takeBack(req: IncomingMessage, loan: BodyLoan, consumed: boolean
       read.state = FAILED
       finish(read, abortError('Express middleware read the request body'))
     }
-    return loan.short ? notKept(loan.taken) : undefined
+    return loan.short ? notKept(loan.taken, read.limit) : undefined
   }
   if (loan.taken > 0 && !loan.short) req.read(loan.taken)
   r[READ] = read

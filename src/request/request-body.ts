@@ -43,6 +43,13 @@ export const READ = Symbol('fetchBridge.bodyRead')
  */
 export const REPLAY_LIMIT = 4 * 1024 * 1024
 
+const LIMIT = Symbol('fetchBridge.replayLimit')
+
+/** A bridge with another `replay.maxBytes` notes it on each request with a body (nothing otherwise). */
+export function noteReplayLimit(req: IncomingMessage, limit: number): void {
+  ;(req as ReadingRequest)[LIMIT] = limit
+}
+
 export interface BodyRead {
   state: typeof READING | typeof DONE | typeof FAILED | typeof STOPPED
   /** Bytes taken from the request. */
@@ -57,9 +64,11 @@ export interface BodyRead {
   kept: Buffer[] | undefined
   /** The response: the request's 'end' is held back until it closes (see {@link settle}). */
   res: ServerResponse | undefined
+  /** How much of what is taken is kept. */
+  limit: number
 }
 
-export type ReadingRequest = IncomingMessage & { [READ]?: BodyRead | undefined }
+export type ReadingRequest = IncomingMessage & { [READ]?: BodyRead | undefined; [LIMIT]?: number }
 
 const EMPTY = Buffer.alloc(0)
 
@@ -88,7 +97,7 @@ function take(req: ReadingRequest, read: BodyRead, chunk: Buffer | string): void
   const buf = typeof chunk === 'string' ? Buffer.from(chunk, req.readableEncoding ?? 'utf8') : chunk
   read.taken += buf.length
   if (read.kept !== undefined) {
-    if (read.taken <= REPLAY_LIMIT) read.kept.push(buf)
+    if (read.taken <= read.limit) read.kept.push(buf)
     else read.kept = undefined
   }
   const controller = read.controller
@@ -200,9 +209,11 @@ function start(req: ReadingRequest, read: BodyRead): void {
 }
 
 function newRead(
+  req: ReadingRequest,
   controller: ReadableStreamDefaultController<Uint8Array> | undefined,
   res: ServerResponse | undefined,
 ): BodyRead {
+  const limit = req[LIMIT] ?? REPLAY_LIMIT
   return {
     state: READING,
     taken: 0,
@@ -210,8 +221,9 @@ function newRead(
     resolve: undefined,
     reject: undefined,
     controller,
-    kept: [],
+    kept: limit > 0 ? [] : undefined,
     res,
+    limit,
   }
 }
 
@@ -219,7 +231,7 @@ function newRead(
 export function readBody(req: IncomingMessage, res?: ServerResponse): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(EMPTY)
   return new Promise<Buffer>((resolve, reject) => {
-    const read = newRead(undefined, res)
+    const read = newRead(req as ReadingRequest, undefined, res)
     read.resolve = resolve
     read.reject = reject
     start(req, read)
@@ -238,7 +250,7 @@ export function bodyStream(req: IncomingMessage, res?: ServerResponse): Readable
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        if (read === undefined) start(r, (read = newRead(controller, res)))
+        if (read === undefined) start(r, (read = newRead(r, controller, res)))
         else if (read.state === READING) onReadable.call(r)
       },
       cancel() {
