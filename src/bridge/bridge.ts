@@ -61,9 +61,8 @@ function resolveFetch(
  * Serve a Fetch-API app (Hono, or anything with `fetch(request, env, ctx)`) from Express, Connect or
  * node:http (HTTP/1.x; HTTP/2 requests are answered 505). Pass a Hono app itself: `fetchBridge(app.fetch)`
  * throws at start-up unless `fallthrough: false`, since nothing could fall through. Requests the app
- * must not get (a Host no URL can hold, a target with dot segments, backslashes or escaped unreserved characters) are
- * handed on
- * untouched, or answered 400 where nobody else can.
+ * must not get (a Host no URL can hold, a target with dot segments, backslashes or escaped unreserved
+ * characters) are handed on untouched, or answered 400 where nobody else can.
  *
  * @example
  * const app = express()
@@ -88,7 +87,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const fallthrough = opts.fallthrough
   // At once, not on the first request: code that builds a Request or Response before any request
   // arrives (start-up, a test) gets the same classes the app will.
-  if (opts.overrideGlobalObjects) installGlobals()
+  if (overrideGlobalObjects) installGlobals()
 
   // No closures on the synchronous path: respond() is a module function taking the request's parts.
   const handler = withListen(function fetchBridgeMiddleware(

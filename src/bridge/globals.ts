@@ -3,8 +3,6 @@ import type { RequestInfo } from '../core/fetch-types.js'
 import { defineGlobal, REAL_REQUEST } from '../core/process-shared.js'
 import { PlatformRequest } from '../core/platform.js'
 
-export { REAL_REQUEST }
-
 /**
  * The globals the bridge installs unless `overrideGlobalObjects: false`: the lightweight Response,
  * and a `Request` and `fetch` that accept the lazy Request wherever the platform's accept a Request

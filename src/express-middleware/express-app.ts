@@ -4,7 +4,6 @@
  * `req.res`/`res.req`, `res.locals`, X-Powered-By, and for Express 4 the parsed `req.query`.
  */
 
-import { isExpressApp } from '../core/app-kinds.js'
 import { createRequire } from 'node:module'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import path from 'node:path'
@@ -19,8 +18,6 @@ export interface ExpressAppLike {
   request: object
   response: object
 }
-
-export { isExpressApp }
 
 // undefined: not tried yet; null: express is not installed (Connect-only middleware still works).
 let defaultApp: ExpressAppLike | null | undefined

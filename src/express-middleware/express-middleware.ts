@@ -2,14 +2,8 @@ import { ServerResponse, type IncomingMessage } from 'node:http'
 // @ts-ignore -- hono is an optional peer: without it the fallback type below applies
 import type { MiddlewareHandler as HonoMiddlewareHandler } from 'hono'
 import { alreadySent } from '../core/already-sent.js'
-import {
-  defaultExpressApp,
-  enterApp,
-  hasNodeBindings,
-  isExpressApp,
-  leaveApp,
-  type ExpressAppLike,
-} from './express-app.js'
+import { isExpressApp } from '../core/app-kinds.js'
+import { defaultExpressApp, enterApp, hasNodeBindings, leaveApp, type ExpressAppLike } from './express-app.js'
 import { bodyUnread, requestAfterParse } from './express-body.js'
 import { bodyConsumed } from '../request/rebuilt-body.js'
 import { lendBody, takeBack } from '../request/body-hand-over.js'

@@ -21,6 +21,20 @@ import {
 } from './request-body.js'
 
 /** The app read more of the body than is kept for the handlers behind, then let the request fall through. */
+/**
+ * Put what the app took back in front of the rest of the body, for whoever reads the request next;
+ * false when it is no longer whole (more was taken than is kept, the app stopped part way and the
+ * rest was discarded, or the request is over). The next 'data' listener or pipe() starts the flow.
+ */
+function putBack(req: ReadingRequest, read: BodyRead): boolean {
+  ;(req as { readableFlowing: boolean | null }).readableFlowing = null
+  if (read.taken === 0) return true
+  const kept = read.kept
+  if (kept === undefined || req.readableEnded || req.destroyed) return false
+  req.unshift(kept.length === 1 ? kept[0] : Buffer.concat(kept, read.taken))
+  return true
+}
+
 function notKept(taken: number, limit: number): Error {
   const over = taken > limit
   return Object.assign(
@@ -29,8 +43,9 @@ function notKept(taken: number, limit: number): Error {
         (over
           ? `(more than the ${limit} kept for the handlers behind the bridge: the replay option)`
           : 'and stopped, so the rest was discarded') +
-        ' and then let the request fall through: those handlers cannot get the whole body. Answer the ' +
-        'request in the app, or read the body only in routes that answer.',
+        ' and then handed the request on (to the handlers behind the bridge, or to Express middleware ' +
+        'inside the app): they cannot get the whole body. Answer the request in the app, or read the ' +
+        'body only in routes that answer.',
     ),
     { status: over ? 413 : 500 },
   )
@@ -67,25 +82,19 @@ export function handOver(req: IncomingMessage): Error | undefined {
     detach(r)
     finish(read, abortError('The request was handed on to the next handler'))
   }
-  if (read.taken === 0) {
-    ;(req as { readableFlowing: boolean | null }).readableFlowing = null
-    return undefined
+  if (!putBack(r, read)) return notKept(read.taken, read.limit)
+  if (read.taken > 0) {
+    // The handlers behind own the body now: nothing is held for the app, and its 'end' is theirs.
+    read.kept = undefined
+    if (read.res !== undefined) read.res.off('close', onResponseClose)
   }
-  const kept = read.kept
-  if (kept === undefined || req.readableEnded || req.destroyed) return notKept(read.taken, read.limit)
-  read.kept = undefined
-  if (read.res !== undefined) read.res.off('close', onResponseClose)
-  req.unshift(kept.length === 1 ? kept[0] : Buffer.concat(kept, read.taken))
-  ;(req as { readableFlowing: boolean | null }).readableFlowing = null
   return undefined
 }
 
 /** A body the app had started reading, lent to Express middleware run inside it (`expressMiddleware`). */
 export interface BodyLoan {
   read: BodyRead
-  /** Bytes the app had taken, put back in front of the rest for the middleware. */
-  taken: number
-  /** More was taken than is kept: a middleware that reads the body would get it short. */
+  /** What the app took could not be put back: a middleware that reads the body would get it short. */
   short: boolean
   reading: boolean
 }
@@ -102,11 +111,7 @@ export function lendBody(req: IncomingMessage): BodyLoan | undefined {
   const reading = read.state === READING
   if (reading) detach(r)
   r[READ] = undefined
-  const kept = read.kept
-  const short = read.taken > 0 && (kept === undefined || req.readableEnded || req.destroyed)
-  if (read.taken > 0 && !short) req.unshift(kept!.length === 1 ? kept![0] : Buffer.concat(kept!, read.taken))
-  ;(req as { readableFlowing: boolean | null }).readableFlowing = null
-  return { read, taken: read.taken, short, reading }
+  return { read, short: !putBack(r, read), reading }
 }
 
 /**
@@ -122,9 +127,10 @@ export function takeBack(req: IncomingMessage, loan: BodyLoan, consumed: boolean
       read.state = FAILED
       finish(read, abortError('Express middleware read the request body'))
     }
-    return loan.short ? notKept(loan.taken, read.limit) : undefined
+    return loan.short ? notKept(read.taken, read.limit) : undefined
   }
-  if (loan.taken > 0 && !loan.short) req.read(loan.taken)
+  // Take the bytes put back out again: the app already has them.
+  if (read.taken > 0 && !loan.short) req.read(read.taken)
   r[READ] = read
   if (loan.reading) attach(r)
   return undefined

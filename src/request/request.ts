@@ -11,7 +11,7 @@ import { requestHeaders } from '../core/headers.js'
 import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from './rebuilt-body.js'
 import { abortError, bodyStream, hasBody, readBody } from './request-body.js'
 import { REAL_REQUEST } from '../core/process-shared.js'
-import { PlatformRequest as OriginalRequest, PlatformResponse } from '../core/platform.js'
+import { PlatformRequest, PlatformResponse } from '../core/platform.js'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from './url.js'
 import type { BodyInit } from '../core/fetch-types.js'
 
@@ -94,7 +94,7 @@ export class LazyRequest {
       }
       // Node's fetch needs duplex for a stream body (the DOM lib's RequestInit lacks it).
       if (withBody) init.duplex = 'half'
-      this.#real = new OriginalRequest(this.#url, init)
+      this.#real = new PlatformRequest(this.#url, init)
       // Disturbed and locked, as a body the platform read to the end.
       if (used) void (body as ReadableStream).getReader().cancel()
     }
@@ -227,8 +227,8 @@ export class LazyRequest {
 }
 
 // Every other Request member (cache, mode, keepalive…) comes from the real Request.
-delegateRemaining(LazyRequest, OriginalRequest, realOf)
-Object.setPrototypeOf(LazyRequest.prototype, OriginalRequest.prototype)
+delegateRemaining(LazyRequest, PlatformRequest, realOf)
+Object.setPrototypeOf(LazyRequest.prototype, PlatformRequest.prototype)
 
 /** Build the lazy Request for a Node request. Throws a `BadRequestError` for a bad Host/target. */
 export function createRequest(

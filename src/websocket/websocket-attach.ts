@@ -6,7 +6,7 @@
  * when no other listener exists.
  */
 
-import { PlatformRequest as OriginalRequest } from '../core/platform.js'
+import { PlatformRequest } from '../core/platform.js'
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { bridgeInfo, type BridgeInfo } from '../bridge/bridge-info.js'
@@ -133,7 +133,7 @@ export function attachWebSockets(
     let env: Record<string | symbol, unknown> = {}
     let result: unknown
     try {
-      const request = new OriginalRequest(upgradeUrl(req, mount, origin, keepMountPath), {
+      const request = new PlatformRequest(upgradeUrl(req, mount, origin, keepMountPath), {
         method: req.method ?? 'GET',
         headers: requestHeaders(req),
       })
