@@ -46,7 +46,7 @@ describe('examples/cluster', () => {
   it('answers from several workers and shuts down cleanly on SIGTERM', async () => {
     const running = await runExample('examples/cluster/server.ts', { WORKERS: '2' }, 30000)
     const workerPids = new Set<number>()
-    let primary = NaN
+    let primary: number
     try {
       primary = Number(/primary (\d+), 2 workers/.exec(running.output())?.[1])
       expect(primary).toBeGreaterThan(0)

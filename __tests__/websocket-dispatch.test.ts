@@ -231,6 +231,26 @@ describe('telling attachWebSockets where the bridge is', () => {
     await closeServer(server)
   })
 
+  it('finds a bridge inside a mounted sub-app without mountedAt, with the sub-app\'s settings', async () => {
+    const app = express()
+    const sub = express()
+    sub.set('trust proxy', true) // the sub-app's own setting: the parent does not trust proxies
+    const bridge = fetchBridge(chat())
+    sub.use('/api', bridge)
+    app.use('/v1', sub)
+    const server = http.createServer(app)
+    attachWebSockets(server, bridge, { wss: new WebSocketServer({ noServer: true }) })
+    const port = await listenOn(server)
+    const client = await connect(`ws://127.0.0.1:${port}/v1/api/where`, { headers: { 'x-forwarded-host': 'public.example.com' } })
+    expect(await client.next()).toBe('http://public.example.com/where')
+    client.ws.close()
+    await client.closed
+    // The bridge is on the server, under /v1/api only: elsewhere the upgrade is nobody's.
+    expect((await rawUpgrade(port, '/v2/api/where')).status).toBe(404)
+    expect((await rawUpgrade(port, '/api/where')).status).toBe(404)
+    await closeServer(server)
+  })
+
   it('rejects a wss that is not in noServer mode, and a mountedAt that is not a path', () => {
     const server = http.createServer()
     const bridge = fetchBridge(chat())

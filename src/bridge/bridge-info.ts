@@ -1,4 +1,4 @@
-import type { ExecutionContextLike, FallbackHandler, ResolvedOptions } from './options.js'
+import type { ExecutionContextLike, ResolvedOptions } from './options.js'
 
 /**
  * What a bridge was made from, so the migration report can find bridges in an Express stack (or be
@@ -7,11 +7,9 @@ import type { ExecutionContextLike, FallbackHandler, ResolvedOptions } from './o
  */
 export interface BridgeInfo {
   app: unknown
-  keepMountPath: boolean
-  fallthrough: boolean
-  fallback: FallbackHandler | undefined
   /** The app's dispatch function as the bridge calls it (a Hono app's fall-through clone). */
   fetch: (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown
+  /** Its options, resolved; under `onDispatch`, `fallback` is the user's own (the bridge wraps it). */
   opts: ResolvedOptions
   ctx: ExecutionContextLike
 }
@@ -30,4 +28,7 @@ export function bridgeInfo(handler: unknown): BridgeInfo | undefined {
 }
 
 /** The part of {@link BridgeInfo} that decides routing (what the migration report models). */
-export type BridgeRouting = Pick<BridgeInfo, 'app' | 'keepMountPath' | 'fallthrough' | 'fallback'>
+export interface BridgeRouting {
+  app: unknown
+  opts: Pick<ResolvedOptions, 'keepMountPath' | 'fallthrough' | 'fallback'>
+}

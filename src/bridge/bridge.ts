@@ -139,7 +139,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       respond(result, req, res, next, env, fallthrough, fallback)
     }
   })
-  return recordBridge(handler, { app, keepMountPath, fallthrough, fallback, fetch, opts, ctx: executionContext })
+  return recordBridge(handler, { app, fetch, opts, ctx: executionContext })
 }
 
 function respond(

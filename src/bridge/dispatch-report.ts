@@ -86,7 +86,7 @@ export function reportingBridge(
   const hono = isHonoApp(app) ? app : undefined
 
   const handler = function reportingBridgeMiddleware(req: Tracked, res: ServerResponse, next?: NextFunction) {
-    const appUrl = appTarget(req, info.keepMountPath)
+    const appUrl = appTarget(req, info.opts.keepMountPath)
     const dispatch = new Dispatch(req, res, performance.now(), hono, appUrl)
     req[DISPATCH] = dispatch
     res.once('close', () => {
@@ -115,5 +115,5 @@ export function reportingBridge(
     }
     inner(req, res, reportedNext)
   }
-  return recordBridge(withListen(handler), { ...info, fallback })
+  return recordBridge(withListen(handler), { ...info, opts: { ...info.opts, fallback } })
 }

@@ -26,7 +26,7 @@ function real(input: unknown): unknown {
 function bridgeRequestOver(Base: typeof Request): typeof Request {
   class BridgeRequest extends Base {
     /** True for real Requests and lazy ones, as with the class it extends. */
-    static override [Symbol.hasInstance](this: Function, value: unknown): boolean {
+    static override [Symbol.hasInstance](this: unknown, value: unknown): boolean {
       // Subclasses (`class X extends Request`) keep the ordinary prototype-chain check.
       if (this !== BridgeRequest) return Function.prototype[Symbol.hasInstance].call(this, value)
       return value instanceof Base

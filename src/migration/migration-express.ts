@@ -5,6 +5,7 @@
  */
 import { METHODS } from 'node:http'
 import { bridgeInfo, type BridgeRouting } from '../bridge/bridge-info.js'
+import { innerOf, matchedPart, stackOf, type Layer } from '../core/express-stack.js'
 import { expressSamples, joinPath, neighbours } from './migration-samples.js'
 
 /** A mount point on the way to a route: an `app.use(path, …)` layer, or an assumed bridge prefix. */
@@ -41,8 +42,6 @@ export interface ExpressBridge {
 
 export type Endpoint = ExpressRoute | ExpressBridge
 
-type Layer = any
-
 /** Strips every mount in turn, as Express's router does (leading slash restored). */
 export function throughMounts(mounts: Mount[], path: string): string | undefined {
   let rest = path
@@ -57,12 +56,6 @@ export function throughMounts(mounts: Mount[], path: string): string | undefined
 
 function isExpress4Layer(layer: Layer): boolean {
   return layer.regexp instanceof RegExp && !Array.isArray(layer.matchers)
-}
-
-function matchedPart(layer: Layer, path: string): string | undefined {
-  const result = layer.match(path)
-  if (!result) return undefined
-  return result === true ? layer.path : result.path
 }
 
 function rawDisplay(raw: unknown): string {
@@ -151,46 +144,9 @@ export function bridgeEndpoint(info: BridgeRouting, mounts: Mount[]): ExpressBri
     appPath(path) {
       const rest = throughMounts(mounts, path)
       if (rest === undefined) return undefined
-      return info.keepMountPath ? path : rest
+      return info.opts.keepMountPath ? path : rest
     },
   }
-}
-
-const PROBE = Symbol('probe')
-
-/**
- * `app.use(path, subApp)` keeps the sub-app only in a closure (`mounted_app`). Calling it with a
- * stand-in request reveals the sub-app: both Express 4 and 5 set the request's prototype to
- * `subApp.request` (whose `app` is the sub-app) before any user code runs; the probe stops there.
- */
-function mountedApp(handle: (req: unknown, res: unknown, next: () => void) => void): unknown {
-  let found: unknown
-  const target = { url: '/', method: 'GET', headers: {}, app: { request: {}, response: {} } }
-  const req = new Proxy(target, {
-    // Once found, an unparseable URL sends Express 4's router straight to its done callback.
-    get: (t, key) => (key === 'url' && found !== undefined ? undefined : Reflect.get(t, key)),
-    setPrototypeOf(_t, proto) {
-      if (found !== undefined) return true
-      found = (proto as { app?: unknown } | null)?.app ?? null
-      throw PROBE
-    },
-  })
-  try {
-    handle(req, { setHeader() {}, getHeader() {}, locals: {} }, () => {})
-  } catch {
-    // The probe's own stop signal, or an Express internal tripping over the stand-in.
-  }
-  return found ?? undefined
-}
-
-/** The layer stack of an Express 4/5 app or Router. */
-export function stackOf(app: any): Layer[] | undefined {
-  if (app === null || (typeof app !== 'function' && typeof app !== 'object')) return undefined
-  if (Array.isArray(app.stack)) return app.stack
-  // Express 4 creates `_router` lazily (and its `app.router` getter throws); Express 5 has `app.router`.
-  if (typeof app.lazyrouter === 'function') return app._router?.stack ?? []
-  if (typeof app.handle === 'function' && typeof app.set === 'function') return app.router?.stack
-  return undefined
 }
 
 /** Routes and bridges in the order Express tries them. */
@@ -206,13 +162,11 @@ export function collectEndpoints(stack: Layer[], mounts: Mount[] = [], out: Endp
     if (info !== undefined) {
       out.push(bridgeEndpoint(info, here))
       // A bridge used as middleware with a fallback hands unmatched requests to it: its routes follow.
-      const behind = stackOf(info.fallback)
+      const behind = stackOf(info.opts.fallback)
       if (behind) collectEndpoints(behind, here, out)
-    } else if (Array.isArray(handle?.stack)) {
-      collectEndpoints(handle.stack, here, out)
-    } else if (handle?.name === 'mounted_app') {
-      const sub = stackOf(mountedApp(handle))
-      if (sub) collectEndpoints(sub, here, out)
+    } else {
+      const inner = innerOf(layer)
+      if (inner !== undefined) collectEndpoints(inner.stack, here, out)
     }
   }
   return out

@@ -8,11 +8,11 @@ import {
   bridgeEndpoint,
   collectEndpoints,
   prefixMount,
-  stackOf,
   type Endpoint,
   type ExpressBridge,
   type ExpressRoute,
 } from './migration-express.js'
+import { stackOf } from '../core/express-stack.js'
 import { formatReport } from './migration-format.js'
 import { honoSamples, joinPath, neighbours } from './migration-samples.js'
 import { isHonoApp } from '../core/app-kinds.js'
@@ -137,7 +137,7 @@ function firstTaker(endpoints: Endpoint[], hono: Hono, method: string, path: str
     if (appPath === undefined) continue
     const served = honoMatches(hono, method, appPath)[0]
     if (served !== undefined) return { side: 'hono', label: label(served.method, served.path) }
-    if (!endpoint.info.fallthrough) return { side: 'hono', label: '(Hono not found: fallthrough off)' }
+    if (!endpoint.info.opts.fallthrough) return { side: 'hono', label: '(Hono not found: fallthrough off)' }
   }
   return undefined
 }
@@ -212,7 +212,7 @@ function honoEntries(
     // routes registered before it (`all('/users/:id')` before `get('/users/:id')`), take them all.
     let answers = false
     for (const bridge of bridges) {
-      const prefixes = bridge.info.keepMountPath ? ['/'] : prefixSamples(bridge)
+      const prefixes = bridge.info.opts.keepMountPath ? ['/'] : prefixSamples(bridge)
       for (const m of methodsFor(route.method)) {
         const paths = new Set<string>()
         for (const prefix of prefixes)
@@ -280,7 +280,7 @@ export function migrationReport(
   options: MigrationReportOptions = {},
 ): MigrationReport {
   const frontDoor = bridgeInfo(expressApp)
-  const stack = stackOf(frontDoor ? frontDoor.fallback : expressApp)
+  const stack = stackOf(frontDoor ? frontDoor.opts.fallback : expressApp)
   if (stack === undefined && !frontDoor) {
     throw new TypeError('migrationReport: expected an Express 4/5 app or Router, or a front-door fetchBridge')
   }
@@ -300,7 +300,7 @@ export function migrationReport(
     detected = false
     const keepMountPath = options.mountPath === 'keep'
     bridges = [
-      bridgeEndpoint({ app: hono, keepMountPath, fallthrough: true, fallback: undefined }, [
+      bridgeEndpoint({ app: hono, opts: { keepMountPath, fallthrough: true, fallback: undefined } }, [
         prefixMount(options.prefix ?? '/'),
       ]),
     ]
@@ -321,7 +321,7 @@ export function migrationReport(
   const count = <T extends { status: string }>(rows: T[], status: string) =>
     rows.filter((r) => r.status === status).length
   return new MigrationReport(
-    bridges.map((b) => ({ path: b.path, mountPath: b.info.keepMountPath ? 'keep' : 'strip', detected })),
+    bridges.map((b) => ({ path: b.path, mountPath: b.info.opts.keepMountPath ? 'keep' : 'strip', detected })),
     express,
     honoRows,
     partlyMoved(express),

@@ -12,7 +12,6 @@ import {
   finish,
   onResponseClose,
   READ,
-  REPLAY_LIMIT,
   FAILED,
   READING,
   STOPPED,

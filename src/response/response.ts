@@ -134,7 +134,7 @@ class LightResponseImpl {
   }
 
   /** True for real Responses and lightweight ones, so the global can be replaced safely. */
-  static [Symbol.hasInstance](this: Function, value: unknown): boolean {
+  static [Symbol.hasInstance](this: unknown, value: unknown): boolean {
     // Subclasses (`class X extends Response`) keep the ordinary prototype-chain check.
     if (this !== LightResponseImpl) return Function.prototype[Symbol.hasInstance].call(this, value)
     return typeof value === 'object' && value !== null && (#body in value || value instanceof OriginalResponse)

@@ -5,7 +5,7 @@ import { drainAfterResponse } from '../request/drain.js'
 import { chunkFor, endChunks, endHead, ignore, isNullBodyStatus } from './fixed-body.js'
 import { indexOfHeader, type FlatHeaders } from '../core/headers.js'
 import { writeHead } from './outgoing-headers.js'
-import { readAhead } from './read-ahead.js'
+import { readAhead, type ReadAhead } from './read-ahead.js'
 
 /** Node's `res.flush()` from the compression middleware. */
 type FlushableResponse = ServerResponse & { flush?: () => void }
@@ -31,17 +31,11 @@ export async function pumpStream(
   const reader = stream.getReader()
   // A Content-Length the app declared for its stream must hold: a short or long body would leave a
   // keep-alive client waiting for bytes, or reading the excess as the next response.
-  const declared = indexOfHeader(flat, 'content-length')
-  let remaining = declared === -1 ? -1 : Number(flat[declared + 1])
-  if (!(remaining >= 0)) remaining = -1
-
-  let ahead
-  try {
-    ahead = await readAhead(reader)
-  } catch (err) {
+  const remaining = declaredLength(flat)
+  const ahead = await readAhead(reader).catch((err) => {
     reader.cancel(err).catch(ignore)
     throw err
-  }
+  })
   if (ahead.done) {
     // Complete already: one write with an exact Content-Length, like a fixed body.
     if (remaining !== -1 && remaining !== ahead.total) {
@@ -63,23 +57,34 @@ export async function pumpStream(
   const batch = new WriteBatch(res)
   batch.start()
   res.flushHeaders()
+  return pumpChunks(req, res, reader, ahead.chunks, ahead.pending, remaining, batch)
+}
 
+/** The body after the head: chunks written as they come, waiting for 'drain' when the socket is full. */
+async function pumpChunks(
+  req: IncomingMessage,
+  res: FlushableResponse,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  held: Uint8Array[],
+  pending: ReadAhead['pending'],
+  remaining: number,
+  batch: WriteBatch,
+): Promise<void> {
   let closed = false
   let wake: (() => void) | undefined
   const onClose = () => {
     closed = true
     batch.stop()
-    reader.cancel().catch(() => {})
+    reader.cancel().catch(ignore)
     wake?.()
   }
   res.once('close', onClose)
   try {
-    for (const chunk of ahead.chunks) {
+    for (const chunk of held) {
       remaining = countDown(remaining, chunk.byteLength)
       res.write(chunkFor(res, chunk))
     }
-    let pending = ahead.pending
-    ahead = undefined
+    held.length = 0 // not kept for the stream's lifetime (an SSE stream can last hours)
     for (;;) {
       const { done, value } = await (pending ?? reader.read())
       pending = undefined
@@ -88,21 +93,16 @@ export async function pumpStream(
       if (value === undefined || value.byteLength === 0) continue
       remaining = countDown(remaining, value.byteLength)
       batch.start()
-      const ok = res.write(value instanceof Uint8Array ? chunkFor(res, value) : value)
-      if (!ok && !closed) {
-        // Nothing drains a corked socket: send what we have, then wait.
-        batch.flush()
-        await new Promise<void>((resolve) => {
-          wake = resolve
-          res.once('drain', resolve)
-        })
-        if (closed) {
-          // Woken by 'close': the 'drain' that will never come must not keep its listener.
-          res.off('drain', wake!)
-          return
-        }
-        wake = undefined
-      }
+      if (res.write(value instanceof Uint8Array ? chunkFor(res, value) : value) || closed) continue
+      // Nothing drains a corked socket: send what we have, then wait.
+      batch.flush()
+      await new Promise<void>((resolve) => {
+        wake = resolve
+        res.once('drain', resolve)
+      })
+      // Woken by 'close': the 'drain' that will never come must not keep its listener.
+      if (closed) return void res.off('drain', wake!)
+      wake = undefined
     }
     if (remaining > 0) throw new RangeError('The response stream ended before its Content-Length')
     batch.stop()
@@ -110,13 +110,20 @@ export async function pumpStream(
     if (!req.complete) drainAfterResponse(req)
   } catch (err) {
     batch.stop()
-    reader.cancel(err).catch(() => {})
+    reader.cancel(err).catch(ignore)
     // Headers are out: the only honest signal left to the client is an incomplete body; the caller
     // cuts the connection and reports the error (next(err) under Express).
     if (!closed) throw err
   } finally {
     res.off('close', onClose)
   }
+}
+
+/** The Content-Length the app declared, or -1. */
+function declaredLength(flat: FlatHeaders): number {
+  const at = indexOfHeader(flat, 'content-length')
+  const n = at === -1 ? -1 : Number(flat[at + 1])
+  return n >= 0 ? n : -1
 }
 
 /** What is left of a declared Content-Length after `n` more bytes (-1: none declared); past it, a RangeError. */

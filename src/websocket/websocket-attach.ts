@@ -37,6 +37,182 @@ function isWebSocketUpgrade(req: IncomingMessage): boolean {
   return upgrade !== undefined && upgrade.toLowerCase() === 'websocket'
 }
 
+/** Throws a TypeError naming the option, for options that cannot work. */
+function checkOptions(options: AttachWebSocketsOptions): void {
+  if (options === null || typeof options !== 'object' || options.wss === undefined || options.wss === null) {
+    throw new TypeError(
+      'attachWebSockets: options.wss is required, e.g. { wss: new WebSocketServer({ noServer: true }) }',
+    )
+  }
+  const { wss, mountedAt } = options
+  if (typeof wss.handleUpgrade !== 'function' || wss.options?.noServer !== true) {
+    throw new TypeError('attachWebSockets: wss must be a ws WebSocketServer created with { noServer: true }')
+  }
+  if (mountedAt !== undefined && (typeof mountedAt !== 'string' || (mountedAt !== '' && mountedAt[0] !== '/'))) {
+    throw new TypeError(`attachWebSockets: mountedAt must be a path starting with '/', got ${String(mountedAt)}`)
+  }
+}
+
+/** One attachment: decides each upgrade, and hands what is not the app's to whoever had it before. */
+class UpgradeDispatcher {
+  readonly open = new Set<WebSocketLike>()
+  attached = true
+  readonly #server: Server
+  readonly #previousEmit: Emit
+  readonly #bridge: BridgeHandler | FetchApp
+  readonly #parts: BridgeInfo
+  readonly #options: AttachWebSocketsOptions
+  readonly #app: unknown
+  readonly report: (err: unknown) => void
+
+  constructor(server: Server, bridge: BridgeHandler | FetchApp, options: AttachWebSocketsOptions) {
+    this.#server = server
+    this.#previousEmit = server.emit as Emit
+    this.#bridge = bridge
+    this.#parts = bridgeInfo(bridge) ?? bridgeInfo(fetchBridge(bridge as FetchApp))!
+    this.#options = options
+    this.#app = options.app ?? server.listeners('request').find(isExpressApp)
+    this.report = options.onError ?? defaultReport
+  }
+
+  get previousEmit(): Emit {
+    return this.#previousEmit
+  }
+
+  /** Hand the upgrade to whoever had it before us: an earlier dispatcher, the listeners, or nobody. */
+  passOn(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const server = this.#server
+    if (this.#previousEmit[DISPATCHER] === true || server.listeners('upgrade').some((fn) => fn !== upgradeMarker)) {
+      ;(this.#previousEmit as (event: string, ...args: unknown[]) => boolean).call(server, 'upgrade', req, socket, head)
+    } else {
+      refuseUpgrade(socket, isWebSocketUpgrade(req) ? 404 : 400)
+    }
+  }
+
+  passOnLater(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    try {
+      this.passOn(req, socket, head)
+    } catch (err) {
+      // Thrown synchronously it would have reached the server's caller; here, after an await, it
+      // would be an unhandled rejection: close the socket and report instead.
+      socket.destroy()
+      this.report(err)
+    }
+  }
+
+  /** The app took the upgrade: complete the handshake with its headers and open the socket. */
+  complete(req: IncomingMessage, socket: Duplex, head: Buffer, pending: PendingUpgrade, headers: Headers): void {
+    const { wss } = this.#options
+    const extra = headerLines(headers)
+    const addHeaders = (lines: string[]) => {
+      for (let i = 0; i < extra.length; i++) lines.push(extra[i])
+    }
+    wss.on('headers', addHeaders)
+    try {
+      wss.handleUpgrade(req, socket, head, (ws: WebSocketLike) => {
+        this.open.add(ws)
+        ws.once('close', () => this.open.delete(ws))
+        openSocket(ws, pending, this.report)
+        wss.emit('connection', ws, req)
+      })
+    } finally {
+      wss.off('headers', addHeaders)
+    }
+  }
+
+  dispatch(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const mount =
+      this.attached && isWebSocketUpgrade(req)
+        ? findMount(req, this.#bridge, this.#app, this.#options.mountedAt)
+        : undefined
+    if (mount === undefined) return this.passOn(req, socket, head)
+    const { origin, keepMountPath, env: envFactory } = this.#parts.opts
+    // Node removed its own 'error' listener at the upgrade: a reset while the app decides must not crash.
+    socket.on('error', ignore)
+    const pending: PendingUpgrade = {}
+    const env: Record<string | symbol, unknown> = { incoming: req, outgoing: undefined, [PENDING_UPGRADE]: pending }
+    const upgrade: Upgrade = { req, socket, head, env, pending }
+    let result: unknown
+    try {
+      const request = new PlatformRequest(upgradeUrl(req, mount, origin, keepMountPath), {
+        method: req.method ?? 'GET',
+        headers: requestHeaders(req),
+      })
+      if (envFactory !== undefined) Object.assign(env, envFactory(req, undefined))
+      result = this.#parts.fetch(request, env, this.#parts.ctx)
+    } catch (err) {
+      return this.fail(upgrade, err)
+    }
+    if (isThenable(result)) {
+      result.then(
+        (response) => this.decide(upgrade, response, true),
+        (err) => this.fail(upgrade, err),
+      )
+    } else this.decide(upgrade, result, false)
+  }
+
+  fail({ socket }: Upgrade, err: unknown): void {
+    if (!(err instanceof BadRequestError)) this.report(err)
+    refuseUpgrade(socket, err instanceof BadRequestError ? 400 : 500)
+  }
+
+  /** What the app answered: not its upgrade (pass on), an accepted upgrade, or a refusal. */
+  decide(upgrade: Upgrade, response: unknown, later: boolean): void {
+    const { req, socket, head, env, pending } = upgrade
+    if (socket.destroyed) return // the client left while the app decided
+    const answer = response as Response | null | undefined
+    const notMine = answer === undefined || answer === null ? this.#parts.opts.fallthrough : isUnmatched(env, answer)
+    if (notMine) {
+      socket.off('error', ignore)
+      return later ? this.passOnLater(req, socket, head) : this.passOn(req, socket, head)
+    }
+    if (answer === undefined || answer === null)
+      return this.fail(upgrade, new TypeError('The app returned no Response'))
+    if (pending.events !== undefined && answer.status >= 200 && answer.status < 300) {
+      socket.off('error', ignore)
+      return this.complete(req, socket, head, pending, answer.headers)
+    }
+    // Answered without upgrading (a 401 from auth middleware, a plain route): refuse with that answer.
+    discardBody(answer)
+    refuseUpgrade(socket, answer.status, answer.headers)
+  }
+}
+
+interface Upgrade {
+  req: IncomingMessage
+  socket: Duplex
+  head: Buffer
+  env: Record<string | symbol, unknown>
+  pending: PendingUpgrade
+}
+
+function ignore(): void {}
+
+/** `server.emit` routing 'upgrade' to the dispatcher; on the path of every request, so plain calls, no apply. */
+function dispatchingEmit(dispatcher: UpgradeDispatcher): Emit {
+  const call = dispatcher.previousEmit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean
+  const emit = function emit(this: Server, event: string | symbol, a?: unknown, b?: unknown, c?: unknown) {
+    if (event === 'upgrade') {
+      dispatcher.dispatch(a as IncomingMessage, b as Duplex, c as Buffer)
+      return true
+    }
+    switch (arguments.length) {
+      case 1:
+        return call.call(this, event)
+      case 2:
+        return call.call(this, event, a)
+      case 3:
+        return call.call(this, event, a, b)
+      default:
+        // `arguments`, not a rest parameter: no array is built for the common one-to-three-argument emits.
+        // eslint-disable-next-line prefer-rest-params
+        return call.apply(this, arguments as unknown as [string | symbol, ...unknown[]])
+    }
+  } as Emit
+  emit[DISPATCHER] = true
+  return emit
+}
+
 /**
  * Serve the Hono app's `upgradeWebSocket` routes on `server`, in front of the upgrade listeners it
  * already has (or gets later), which keep every upgrade the app does not take.
@@ -51,148 +227,14 @@ export function attachWebSockets(
   bridge: BridgeHandler | FetchApp,
   options: AttachWebSocketsOptions,
 ): WebSocketAttachment {
-  if (options === null || typeof options !== 'object' || options.wss === undefined || options.wss === null) {
-    throw new TypeError(
-      'attachWebSockets: options.wss is required, e.g. { wss: new WebSocketServer({ noServer: true }) }',
-    )
-  }
-  const { wss } = options
-  if (typeof wss.handleUpgrade !== 'function' || wss.options?.noServer !== true) {
-    throw new TypeError('attachWebSockets: wss must be a ws WebSocketServer created with { noServer: true }')
-  }
-  if (
-    options.mountedAt !== undefined &&
-    (typeof options.mountedAt !== 'string' || (options.mountedAt !== '' && options.mountedAt[0] !== '/'))
-  ) {
-    throw new TypeError(
-      `attachWebSockets: mountedAt must be a path starting with '/', got ${String(options.mountedAt)}`,
-    )
-  }
-  const parts: BridgeInfo = bridgeInfo(bridge) ?? bridgeInfo(fetchBridge(bridge as FetchApp))!
-  const report = options.onError ?? defaultReport
-  const app = options.app ?? server.listeners('request').find(isExpressApp)
-  const { origin, keepMountPath, fallthrough } = parts.opts
-  const envFactory = parts.opts.env
-  const open = new Set<WebSocketLike>()
-  const previousEmit = server.emit as Emit
-  let attached = true
-
-  /** Hand the upgrade to whoever had it before us: an earlier dispatcher, the listeners, or nobody. */
-  function passOn(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if (previousEmit[DISPATCHER] === true) {
-      ;(previousEmit as (event: string, ...args: unknown[]) => boolean).call(server, 'upgrade', req, socket, head)
-    } else if (server.listeners('upgrade').some((fn) => fn !== upgradeMarker)) {
-      ;(previousEmit as (event: string, ...args: unknown[]) => boolean).call(server, 'upgrade', req, socket, head)
-    } else {
-      refuseUpgrade(socket, isWebSocketUpgrade(req) ? 404 : 400)
-    }
-  }
-
-  function passOnLater(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    try {
-      passOn(req, socket, head)
-    } catch (err) {
-      // Thrown synchronously it would have reached the server's caller; here, after an await, it
-      // would be an unhandled rejection: close the socket and report instead.
-      socket.destroy()
-      report(err)
-    }
-  }
-
-  function complete(
-    req: IncomingMessage,
-    socket: Duplex,
-    head: Buffer,
-    pending: PendingUpgrade,
-    headers: Headers | undefined,
-  ): void {
-    const extra = headerLines(headers)
-    const addHeaders = (lines: string[]) => {
-      for (let i = 0; i < extra.length; i++) lines.push(extra[i])
-    }
-    wss.on('headers', addHeaders)
-    try {
-      wss.handleUpgrade(req, socket, head, (ws: WebSocketLike) => {
-        open.add(ws)
-        ws.once('close', () => open.delete(ws))
-        openSocket(ws, pending, report)
-        wss.emit('connection', ws, req)
-      })
-    } finally {
-      wss.off('headers', addHeaders)
-    }
-  }
-
-  function dispatch(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const mount = attached && isWebSocketUpgrade(req) ? findMount(req, bridge, app, options.mountedAt) : undefined
-    if (mount === undefined) return passOn(req, socket, head)
-    // Node removed its own 'error' listener at the upgrade: a reset while the app decides must not crash.
-    const ignoreError = () => {}
-    socket.on('error', ignoreError)
-    const pending: PendingUpgrade = {}
-    let env: Record<string | symbol, unknown> = {}
-    let result: unknown
-    try {
-      const request = new PlatformRequest(upgradeUrl(req, mount, origin, keepMountPath), {
-        method: req.method ?? 'GET',
-        headers: requestHeaders(req),
-      })
-      env = { incoming: req, outgoing: undefined, [PENDING_UPGRADE]: pending }
-      if (envFactory !== undefined) Object.assign(env, envFactory(req, undefined))
-      result = parts.fetch(request, env, parts.ctx)
-    } catch (err) {
-      return fail(err)
-    }
-    if (isThenable(result)) result.then((response) => decide(response, true), fail)
-    else decide(result, false)
-
-    function fail(err: unknown): void {
-      if (!(err instanceof BadRequestError)) report(err)
-      refuseUpgrade(socket, err instanceof BadRequestError ? 400 : 500)
-    }
-
-    function decide(response: unknown, later: boolean): void {
-      if (socket.destroyed) return // the client left while the app decided
-      const answer = response as Response | null | undefined
-      const notMine = answer === undefined || answer === null ? fallthrough : isUnmatched(env, answer)
-      if (notMine) {
-        socket.off('error', ignoreError)
-        return later ? passOnLater(req, socket, head) : passOn(req, socket, head)
-      }
-      if (answer === undefined || answer === null) return fail(new TypeError('The app returned no Response'))
-      if (pending.events !== undefined && answer.status >= 200 && answer.status < 300) {
-        socket.off('error', ignoreError)
-        return complete(req, socket, head, pending, answer.headers)
-      }
-      // Answered without upgrading (a 401 from auth middleware, a plain route): refuse with that answer.
-      discardBody(answer)
-      refuseUpgrade(socket, answer.status, answer.headers)
-    }
-  }
-
-  // On the path of every request ('request' is emitted through here too): plain calls, no apply.
-  const emit = function emit(this: Server, event: string | symbol, a?: unknown, b?: unknown, c?: unknown) {
-    if (event === 'upgrade') {
-      dispatch(a as IncomingMessage, b as Duplex, c as Buffer)
-      return true
-    }
-    const call = previousEmit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean
-    switch (arguments.length) {
-      case 1:
-        return call.call(this, event)
-      case 2:
-        return call.call(this, event, a)
-      case 3:
-        return call.call(this, event, a, b)
-      default:
-        return call.apply(this, arguments as unknown as [string | symbol, ...unknown[]])
-    }
-  } as Emit
-  emit[DISPATCHER] = true
+  checkOptions(options)
+  const dispatcher = new UpgradeDispatcher(server, bridge, options)
+  const previousEmit = dispatcher.previousEmit
+  const emit = dispatchingEmit(dispatcher)
   server.emit = emit
 
   const ensureMarker = () => {
-    if (attached && !server.listeners('upgrade').includes(upgradeMarker)) server.on('upgrade', upgradeMarker)
+    if (dispatcher.attached && !server.listeners('upgrade').includes(upgradeMarker)) server.on('upgrade', upgradeMarker)
   }
   const onRemove = (event: string | symbol, fn: unknown) => {
     // Someone cleared the 'upgrade' listeners: without the marker Node would treat upgrades as requests.
@@ -204,17 +246,17 @@ export function attachWebSockets(
   // server.close() waits for every connection: close the Hono sockets (1001 Going Away) so it can finish.
   const close = server.close
   server.close = function closeWithSockets(this: Server, callback?: (err?: Error) => void) {
-    for (const ws of open) ws.close(1001, 'Server closing')
+    for (const ws of dispatcher.open) ws.close(1001, 'Server closing')
     return close.call(this, callback)
   } as Server['close']
 
   return {
     get connections() {
-      return open.size
+      return dispatcher.open.size
     },
     detach() {
-      if (!attached) return
-      attached = false
+      if (!dispatcher.attached) return
+      dispatcher.attached = false
       server.off('removeListener', onRemove)
       if (server.emit === emit) server.emit = previousEmit
       if (server.close !== close) server.close = close

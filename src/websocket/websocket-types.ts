@@ -125,9 +125,10 @@ export interface AttachWebSocketsOptions {
    */
   app?: unknown
   /**
-   * Where the bridge is mounted, when it cannot be found in the app's routers (e.g. inside a mounted
-   * sub-app). Upgrades outside it go straight to the other upgrade listeners.
-   * @default the mount path found in `app`'s routers, else `''` (the whole server)
+   * Where the bridge is mounted, when it cannot be found in `app`'s routers and sub-apps (it is
+   * called from a function of yours, `app.use((req, res, next) => bridge(req, res, next))`). Upgrades
+   * outside it go straight to the other upgrade listeners.
+   * @default the mount path found in `app`'s routers and mounted sub-apps, else `''` (the whole server)
    * @example attachWebSockets(server, bridge, { wss, mountedAt: '/v2/api' })
    */
   mountedAt?: string | undefined
