@@ -1,4 +1,4 @@
-// Lint rules the code keeps (npm run lint, run by npm test). Formatting is Prettier's job, not ESLint's.
+// Lint rules the code keeps (npm run lint, run by npm test and CI). Formatting is Prettier's job, not ESLint's.
 import js from '@eslint/js'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'

@@ -1,4 +1,4 @@
-/** Pure parts of the harness (checked by __tests__/bench-stats.test.ts): no I/O here. */
+/** Pure parts of the harness (checked by __tests__/package/bench-stats.test.ts): no I/O here. */
 
 export function median(values: number[]): number {
   const s = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b)

@@ -56,6 +56,15 @@ function run(node, args) {
 let passed = 0
 let failed = 0
 const summary = []
+// Lint (ESLint, knip) does not depend on the Node line: once, on the machine's node, before the lines.
+if (jestArgs.length === 0) {
+  console.log('\n=== lint (eslint, knip) ===')
+  const eslint = await run(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '.'])
+  const knip = await run(process.execPath, [path.join(root, 'node_modules/knip/bin/knip.js')])
+  const ok = eslint.code === 0 && knip.code === 0
+  if (!ok) failed++
+  summary.push(`lint: eslint ${eslint.code === 0 ? 'ok' : 'FAILED'}, knip ${knip.code === 0 ? 'ok' : 'FAILED'}`)
+}
 for (const major of lines) {
   const node = nodeFor(major)
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()

@@ -59,3 +59,24 @@ it('the check sees imports: a made-up import against the table is caught', () =>
   expect(ALLOWED[folderOf(path.join(src, 'core', 'errors.ts'))].includes(folderOf(path.join(src, 'response', 'response.ts')))).toBe(false)
   expect(imports(path.join(src, 'bridge', 'bridge.ts')).length).toBeGreaterThan(5)
 })
+
+/** Imports that load code at run time (`import type` and `type`-only lists load nothing). */
+function runtimeImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  return [...text.matchAll(/^import\s+(?!type\b)([^'"]*?)\s*from\s*['"](\.{1,2}\/[^'"]+)['"]/gm)]
+    .filter((m) => !/^\{\s*(type\s+\w+(\s+as\s+\w+)?\s*,?\s*)+\}$/.test(m[1]))
+    .map((m) => path.resolve(path.dirname(file), m[2]).replace(/\.js$/, '.ts'))
+}
+
+function loadedBy(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen
+  seen.add(entry)
+  for (const target of runtimeImports(entry)) loadedBy(target, seen)
+  return seen
+}
+
+it('the migration report (and so the CLI) loads no request, response or bridge-runtime code', () => {
+  const loaded = [...loadedBy(path.join(src, 'cli.ts'))].map((file) => path.relative(src, file))
+  expect(loaded).toContain(path.join('migration', 'migration-report.ts'))
+  expect(loaded.filter((file) => /^(request|response|express-middleware|websocket)\//.test(file) || file === path.join('bridge', 'bridge.ts'))).toEqual([])
+})

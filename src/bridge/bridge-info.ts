@@ -1,4 +1,5 @@
 import type { ExecutionContextLike, ResolvedOptions } from './options.js'
+import { BRIDGE_INFO } from '../core/process-shared.js'
 
 /**
  * What a bridge was made from, so the migration report can find bridges in an Express stack (or be
@@ -14,17 +15,15 @@ export interface BridgeInfo {
   ctx: ExecutionContextLike
 }
 
-// A registered symbol, not a module-level WeakMap: the server may load the CJS build while the CLI
-// runs the ESM one (or another copy), and the bridge must still be recognised.
-const INFO = Symbol.for('express-fetch-bridge.bridge-info')
-
+// A registered symbol (BRIDGE_INFO), not a module-level WeakMap: the server may load the CJS build
+// while the CLI runs the ESM one (or another copy), and the bridge must still be recognised.
 export function recordBridge<T extends object>(handler: T, info: BridgeInfo): T {
-  Object.defineProperty(handler, INFO, { value: Object.freeze(info) })
+  Object.defineProperty(handler, BRIDGE_INFO, { value: Object.freeze(info) })
   return handler
 }
 
 export function bridgeInfo(handler: unknown): BridgeInfo | undefined {
-  return typeof handler === 'function' ? (handler as { [INFO]?: BridgeInfo })[INFO] : undefined
+  return typeof handler === 'function' ? (handler as { [BRIDGE_INFO]?: BridgeInfo })[BRIDGE_INFO] : undefined
 }
 
 /** The part of {@link BridgeInfo} that decides routing (what the migration report models). */

@@ -10,7 +10,7 @@ import {
 } from './options.js'
 import { fallthroughFetch, isHonoFetch, isUnmatched, NOT_FOUND, withNotFoundHeaders } from './fallthrough.js'
 import { isHonoApp, isThenable } from '../core/app-kinds.js'
-import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } from './front-door.js'
+import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } from './hand-off.js'
 import { BadRequestError } from '../core/errors.js'
 import { noteUnfinishedBody } from '../request/drain.js'
 import { createRequest } from '../request/request.js'
@@ -19,7 +19,7 @@ import { BRIDGE_ENV, REAL_REQUEST } from '../core/process-shared.js'
 import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.js'
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
-import { reportingBridge } from './dispatch-report.js'
+import { reportingBridge } from './on-dispatch.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.

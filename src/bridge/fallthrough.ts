@@ -8,9 +8,9 @@
  */
 
 /** Set on `env` when the clone's not-found handler ran for a request: that request's Context. */
-export const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge.notFound')
+export const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge/not-found')
 /** Set with it: a clone of the app that runs the app's own notFound handler (see withNotFoundHeaders). */
-const PROBE: unique symbol = Symbol('express-fetch-bridge.notFoundProbe')
+const PROBE: unique symbol = Symbol('express-fetch-bridge/not-found-probe')
 
 import type { HonoAppShape } from '../core/app-kinds.js'
 

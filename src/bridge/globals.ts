@@ -1,6 +1,6 @@
 import { installGlobalResponse } from '../response/response.js'
 import type { RequestInfo } from '../core/fetch-types.js'
-import { defineGlobal, REAL_REQUEST } from '../core/process-shared.js'
+import { defineGlobal, GLOBAL_INSTALLED, REAL_REQUEST } from '../core/process-shared.js'
 import { PlatformRequest } from '../core/platform.js'
 
 /**
@@ -9,8 +9,6 @@ import { PlatformRequest } from '../core/platform.js'
  * (`new Request(c.req.raw, init)`, `fetch(c.req.raw)`). The platform's own constructor reads internal
  * slots that only a real Request has, so these hand it the real Request the lazy one stands for.
  */
-
-const INSTALLED = Symbol.for('express-fetch-bridge/request-global')
 
 function real(input: unknown): unknown {
   return typeof input === 'object' && input !== null && REAL_REQUEST in input
@@ -38,7 +36,7 @@ function bridgeRequestOver(Base: typeof Request): typeof Request {
     }
   }
   Object.defineProperty(BridgeRequest, 'name', { value: 'Request' })
-  Object.defineProperty(BridgeRequest, INSTALLED, { value: true })
+  Object.defineProperty(BridgeRequest, GLOBAL_INSTALLED, { value: true })
   return BridgeRequest
 }
 
@@ -48,7 +46,7 @@ function wrapFetch(platformFetch: typeof fetch): typeof fetch {
       if (args.length > 0) args[0] = real(args[0]) as RequestInfo
       return platformFetch(...args)
     },
-    INSTALLED,
+    GLOBAL_INSTALLED,
     { value: true },
   )
 }
@@ -65,7 +63,7 @@ let installedRequest: unknown
 export function installGlobals(): void {
   if (globalThis.Request === installedRequest) return
   const current = globalThis.Request
-  if ((current as unknown as Record<symbol, unknown>)[INSTALLED] !== true) {
+  if ((current as unknown as Record<symbol, unknown>)[GLOBAL_INSTALLED] !== true) {
     defineGlobal('Request', bridgeRequestOver(current ?? PlatformRequest))
   }
   installedRequest = globalThis.Request
@@ -73,6 +71,6 @@ export function installGlobals(): void {
   installed = true
   installGlobalResponse()
   const fetch = globalThis.fetch
-  if (typeof fetch === 'function' && (fetch as unknown as Record<symbol, unknown>)[INSTALLED] !== true)
+  if (typeof fetch === 'function' && (fetch as unknown as Record<symbol, unknown>)[GLOBAL_INSTALLED] !== true)
     defineGlobal('fetch', wrapFetch(fetch))
 }

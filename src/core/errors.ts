@@ -15,5 +15,5 @@ class BadRequestErrorClass extends Error {
  * Thrown for a request whose URL cannot be formed (bad Host, bad target): answered with 400. One
  * class per process, so `err instanceof BadRequestError` holds whichever build threw it.
  */
-export const BadRequestError = processShared('BadRequestError@1', BadRequestErrorClass)
+export const BadRequestError = processShared('bad-request-error@1', BadRequestErrorClass)
 export type BadRequestError = BadRequestErrorClass

@@ -34,7 +34,7 @@ export function matchedPart(layer: Layer, path: string): string | undefined {
   return result === true ? (layer.path ?? '') : (result as { path: string }).path
 }
 
-const PROBE = Symbol('probe')
+const PROBE = Symbol('express-fetch-bridge/sub-app-probe')
 const subApps = new WeakMap<object, unknown>()
 
 /**
@@ -63,7 +63,7 @@ function probeSubApp(handle: (req: unknown, res: unknown, next: () => void) => v
 }
 
 /** The sub-app behind a `mounted_app` handle (probed once per handle), or undefined. */
-export function subAppOf(handle: unknown): unknown {
+function subAppOf(handle: unknown): unknown {
   if (typeof handle !== 'function' || handle.name !== 'mounted_app') return undefined
   if (!subApps.has(handle)) subApps.set(handle, probeSubApp(handle as never))
   return subApps.get(handle)

@@ -5,5 +5,5 @@ import { processShared } from './process-shared.js'
  * globals: every copy of the package (ESM and CJS) and every module uses these, so "the platform's
  * class" means one thing everywhere.
  */
-export const PlatformRequest: typeof Request = processShared('PlatformRequest@1', globalThis.Request)
-export const PlatformResponse: typeof Response = processShared('PlatformResponse@1', globalThis.Response)
+export const PlatformRequest: typeof Request = processShared('platform-request@1', globalThis.Request)
+export const PlatformResponse: typeof Response = processShared('platform-response@1', globalThis.Response)

@@ -21,10 +21,19 @@ export function registeredShared<T>(key: string): T | undefined {
  * Key of the Hono env the bridge builds: whoever sees it knows the bridge's serializer writes the
  * response (and merges what middleware set on `res`). A symbol, so it is the same in every copy.
  */
-export const BRIDGE_ENV: unique symbol = Symbol.for('express-fetch-bridge/bridge-env') as any
+export const BRIDGE_ENV: unique symbol = Symbol.for('express-fetch-bridge/bridge-env') as never
 
 /** Method of the lazy Request returning its real Request; shared by every copy of the module (ESM/CJS). */
-export const REAL_REQUEST: unique symbol = Symbol.for('express-fetch-bridge/real-request') as any
+export const REAL_REQUEST: unique symbol = Symbol.for('express-fetch-bridge/real-request') as never
+
+/** Property of a bridge handler holding its record (bridge-info.ts): a CLI on the ESM build reads a CJS server's. */
+export const BRIDGE_INFO: unique symbol = Symbol.for('express-fetch-bridge/bridge-info') as never
+
+/** Mark of a `next` that leads nowhere (a bare node:http server's): nested bridges of any copy see it. */
+export const NOBODY_BEHIND: unique symbol = Symbol.for('express-fetch-bridge/nobody-behind') as never
+
+/** Mark of the Request class and fetch the bridge installed as globals, whichever copy installed them. */
+export const GLOBAL_INSTALLED: unique symbol = Symbol.for('express-fetch-bridge/request-global') as never
 
 /** Replace a global the way the platform defines its own: writable, configurable, not enumerable. */
 export function defineGlobal(name: 'Response' | 'Request' | 'fetch', value: unknown): void {

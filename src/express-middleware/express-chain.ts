@@ -15,7 +15,7 @@ export type ExpressHandler = (...args: any[]) => unknown
  * A `next(err)` that comes after the run handed on (connect-timeout's 503, from a timer): in Express
  * it reaches the error handlers while the route is still working, and wins if nothing was sent yet.
  */
-export interface LateErrors {
+interface LateErrors {
   /** The first late error, once one came. */
   error?: unknown
   /** Called with it, if set by then. */

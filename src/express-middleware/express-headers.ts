@@ -47,7 +47,7 @@ export function mergeOutgoingInto(c: HonoContextLike, res: ServerResponse): void
   }
 }
 
-const LENGTH_VISIBLE = Symbol('express-fetch-bridge.length-visible')
+const LENGTH_VISIBLE = Symbol('express-fetch-bridge/length-visible')
 
 /**
  * @hono/node-server gives a fixed body its length through Node's internal `_contentLength`, not as a

@@ -43,7 +43,7 @@ export interface ExpressBridge {
 export type Endpoint = ExpressRoute | ExpressBridge
 
 /** Strips every mount in turn, as Express's router does (leading slash restored). */
-export function throughMounts(mounts: Mount[], path: string): string | undefined {
+function throughMounts(mounts: Mount[], path: string): string | undefined {
   let rest = path
   for (const mount of mounts) {
     const used = mount.consume(rest)

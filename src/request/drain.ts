@@ -26,9 +26,9 @@ const SAFETY_MIN_MS = 100
 /** After closing our side, how long unread bytes are still discarded before the socket is destroyed. */
 const LINGER_MS = 1000
 
-const DRAIN = Symbol('fetchBridge.drain')
-const SEEN = Symbol('fetchBridge.seenAt')
-const BOUNDS = Symbol('fetchBridge.drainBounds')
+const DRAIN = Symbol('express-fetch-bridge/drain')
+const SEEN = Symbol('express-fetch-bridge/seen-at')
+const BOUNDS = Symbol('express-fetch-bridge/drain-bounds')
 
 interface DrainState {
   left: number

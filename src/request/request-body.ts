@@ -22,7 +22,7 @@ export function abortError(message: string): Error {
   return new DOMException(message, 'AbortError')
 }
 
-export function bodyAborted(): Error {
+function bodyAborted(): Error {
   return abortError('The client closed the connection before the body was read')
 }
 
@@ -30,11 +30,11 @@ export function bodyAborted(): Error {
 const STREAM_BUFFER = 64 * 1024
 
 export const READING = 0
-export const DONE = 1
+const DONE = 1
 export const FAILED = 2
 export const STOPPED = 3
 
-export const READ = Symbol('fetchBridge.bodyRead')
+export const READ = Symbol('express-fetch-bridge/body-read')
 
 /**
  * What the app read is kept, up to this many bytes, for the handlers behind the bridge: a Hono
@@ -43,7 +43,7 @@ export const READ = Symbol('fetchBridge.bodyRead')
  */
 export const REPLAY_LIMIT = 4 * 1024 * 1024
 
-const LIMIT = Symbol('fetchBridge.replayLimit')
+const LIMIT = Symbol('express-fetch-bridge/replay-limit')
 
 /** A bridge with another `replay.maxBytes` notes it on each request with a body (nothing otherwise). */
 export function noteReplayLimit(req: IncomingMessage, limit: number): void {

@@ -43,7 +43,7 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
 
 let realOf!: (r: LazyRequest) => Request
 
-export class LazyRequest {
+class LazyRequest {
   #req: ExpressLikeRequest & ParsedRequest
   #res: ServerResponse | undefined
   #rebuilt: Buffer | undefined

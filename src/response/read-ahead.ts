@@ -11,7 +11,7 @@ type Reader = ReadableStreamDefaultReader<Uint8Array>
 type ReadResult = ReadableStreamReadResult<Uint8Array>
 
 /** Beyond this much (and one chunk more), a stream that is still going goes out chunked rather than buffered. */
-export const READ_AHEAD_LIMIT = 1 << 20
+const READ_AHEAD_LIMIT = 1 << 20
 
 export interface ReadAhead {
   /** The chunks read so far, in order. */

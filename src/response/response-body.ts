@@ -8,8 +8,8 @@ export type FastBody = string | ArrayBuffer | ArrayBufferView | Blob | URLSearch
 /** A fast body whose bytes are known up front. */
 export type FixedBody = Exclude<FastBody, ReadableStream | null>
 
-export const TEXT_PLAIN = 'text/plain;charset=UTF-8'
-export const FORM_URLENCODED = 'application/x-www-form-urlencoded;charset=UTF-8'
+const TEXT_PLAIN = 'text/plain;charset=UTF-8'
+const FORM_URLENCODED = 'application/x-www-form-urlencoded;charset=UTF-8'
 
 export function isFastBody(body: unknown): body is FastBody {
   return (

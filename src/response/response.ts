@@ -16,7 +16,7 @@ import { fixedBodyStream, FixedSource, isFastBody, lengthOf, sourceOf, type Fast
 import { assertBodyAllowed, headersOf, initStatus, initStatusText, jsonInit, redirectInit } from './response-init.js'
 import { inspectLight } from './response-inspect.js'
 
-export { defaultContentType, FORM_URLENCODED, lengthOf, TEXT_PLAIN, type FastBody } from './response-body.js'
+export { defaultContentType, type FastBody } from './response-body.js'
 
 /**
  * State shared by every copy of this module in the process (the ESM and the CJS build can both be

@@ -22,7 +22,7 @@ import { isExpressApp, isThenable } from '../core/app-kinds.js'
 import { discardBody, headerLines, refuseUpgrade } from './websocket-refuse.js'
 import type { AttachWebSocketsOptions, WebSocketAttachment, WebSocketLike } from './websocket-types.js'
 
-const DISPATCHER = Symbol('express-fetch-bridge.upgradeDispatcher')
+const DISPATCHER = Symbol('express-fetch-bridge/upgrade-dispatcher')
 
 type Emit = Server['emit'] & { [DISPATCHER]?: true }
 
@@ -63,7 +63,7 @@ class UpgradeDispatcher {
   readonly #parts: BridgeInfo
   readonly #options: AttachWebSocketsOptions
   readonly #app: unknown
-  readonly report: (err: unknown) => void
+  readonly reportError: (err: unknown) => void
 
   constructor(server: Server, bridge: BridgeHandler | FetchApp, options: AttachWebSocketsOptions) {
     this.#server = server
@@ -72,7 +72,7 @@ class UpgradeDispatcher {
     this.#parts = bridgeInfo(bridge) ?? bridgeInfo(fetchBridge(bridge as FetchApp))!
     this.#options = options
     this.#app = options.app ?? server.listeners('request').find(isExpressApp)
-    this.report = options.onError ?? defaultReport
+    this.reportError = options.onError ?? defaultReport
   }
 
   get previousEmit(): Emit {
@@ -80,7 +80,7 @@ class UpgradeDispatcher {
   }
 
   /** Hand the upgrade to whoever had it before us: an earlier dispatcher, the listeners, or nobody. */
-  passOn(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  toListeners(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const server = this.#server
     if (this.#previousEmit[DISPATCHER] === true || server.listeners('upgrade').some((fn) => fn !== upgradeMarker)) {
       ;(this.#previousEmit as (event: string, ...args: unknown[]) => boolean).call(server, 'upgrade', req, socket, head)
@@ -89,14 +89,14 @@ class UpgradeDispatcher {
     }
   }
 
-  passOnLater(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  toListenersLater(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     try {
-      this.passOn(req, socket, head)
+      this.toListeners(req, socket, head)
     } catch (err) {
       // Thrown synchronously it would have reached the server's caller; here, after an await, it
       // would be an unhandled rejection: close the socket and report instead.
       socket.destroy()
-      this.report(err)
+      this.reportError(err)
     }
   }
 
@@ -112,7 +112,7 @@ class UpgradeDispatcher {
       wss.handleUpgrade(req, socket, head, (ws: WebSocketLike) => {
         this.open.add(ws)
         ws.once('close', () => this.open.delete(ws))
-        openSocket(ws, pending, this.report)
+        openSocket(ws, pending, this.reportError)
         wss.emit('connection', ws, req)
       })
     } finally {
@@ -125,7 +125,7 @@ class UpgradeDispatcher {
       this.attached && isWebSocketUpgrade(req)
         ? findMount(req, this.#bridge, this.#app, this.#options.mountedAt)
         : undefined
-    if (mount === undefined) return this.passOn(req, socket, head)
+    if (mount === undefined) return this.toListeners(req, socket, head)
     const { origin, keepMountPath, env: envFactory } = this.#parts.opts
     // Node removed its own 'error' listener at the upgrade: a reset while the app decides must not crash.
     socket.on('error', ignore)
@@ -152,7 +152,7 @@ class UpgradeDispatcher {
   }
 
   fail({ socket }: Upgrade, err: unknown): void {
-    if (!(err instanceof BadRequestError)) this.report(err)
+    if (!(err instanceof BadRequestError)) this.reportError(err)
     refuseUpgrade(socket, err instanceof BadRequestError ? 400 : 500)
   }
 
@@ -164,7 +164,7 @@ class UpgradeDispatcher {
     const notMine = answer === undefined || answer === null ? this.#parts.opts.fallthrough : isUnmatched(env, answer)
     if (notMine) {
       socket.off('error', ignore)
-      return later ? this.passOnLater(req, socket, head) : this.passOn(req, socket, head)
+      return later ? this.toListenersLater(req, socket, head) : this.toListeners(req, socket, head)
     }
     if (answer === undefined || answer === null)
       return this.fail(upgrade, new TypeError('The app returned no Response'))

@@ -80,9 +80,9 @@ function messageData(
   return binaryType === 'blob' ? new Blob([bytes]) : bytes
 }
 
-export function openSocket(ws: WebSocketLike, pending: PendingUpgrade, report: (err: unknown) => void): void {
+export function openSocket(ws: WebSocketLike, pending: PendingUpgrade, reportError: (err: unknown) => void): void {
   const events: RouteEvents = pending.events ?? {}
-  const onError = pending.options?.onError ?? report
+  const onError = pending.options?.onError ?? reportError
   const ctx = new BridgeWSContext(ws, pending.url)
 
   const call = (handler: ((evt: any, ws: any) => unknown) | undefined, evt: Event): void => {

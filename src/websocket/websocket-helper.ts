@@ -7,7 +7,7 @@
 import type { BridgeUpgradeWebSocket, UpgradeWebSocketOptions } from './websocket-types.js'
 
 /** Where the dispatcher and the helper meet: `env[PENDING_UPGRADE]` (absent for plain HTTP requests). */
-export const PENDING_UPGRADE = Symbol('express-fetch-bridge.pendingUpgrade')
+export const PENDING_UPGRADE = Symbol('express-fetch-bridge/pending-upgrade')
 
 /** Events the route gave (loosely typed: they come from user code). */
 export interface RouteEvents {

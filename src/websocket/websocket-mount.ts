@@ -9,7 +9,7 @@ import { innerOf, matchedPart, stackOf, type Layer } from '../core/express-stack
 import type { IncomingMessage } from 'node:http'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from '../request/url.js'
 
-export interface Mount {
+export interface UpgradeMount {
   /** The Express app whose settings (`trust proxy`) apply, if any: the sub-app the bridge is in. */
   app: { settings?: Record<string, unknown> } | undefined
   /** The mount path Express would strip (`req.baseUrl`). */
@@ -17,7 +17,7 @@ export interface Mount {
 }
 
 /** Walk middleware layers (not routes) as Express would for `path`; the first bridge layer wins. */
-function walk(stack: Layer[], bridge: unknown, path: string, here: Mount): Mount | undefined {
+function walk(stack: Layer[], bridge: unknown, path: string, here: UpgradeMount): UpgradeMount | undefined {
   for (let i = 0; i < stack.length; i++) {
     const layer = stack[i]
     if (layer.route !== undefined) continue
@@ -28,7 +28,7 @@ function walk(stack: Layer[], bridge: unknown, path: string, here: Mount): Mount
     const inner = innerOf(layer)
     if (inner === undefined) continue
     const rest = path.slice(removed.length)
-    const app = (inner.app ?? here.app) as Mount['app']
+    const app = (inner.app ?? here.app) as UpgradeMount['app']
     const found = walk(inner.stack, bridge, rest.charCodeAt(0) === 47 ? rest : '/' + rest, {
       app,
       baseUrl: here.baseUrl + removed,
@@ -56,7 +56,7 @@ export function findMount(
   bridge: unknown,
   app: unknown,
   mountedAt: string | undefined,
-): Mount | undefined {
+): UpgradeMount | undefined {
   const target = req.url ?? '/'
   const query = target.indexOf('?')
   const path = query === -1 ? target : target.slice(0, query)
@@ -80,7 +80,7 @@ export function findMount(
 /** The Request URL for an upgrade, built by the same rules (url.ts) as for HTTP requests. */
 export function upgradeUrl(
   req: IncomingMessage,
-  mount: Mount,
+  mount: UpgradeMount,
   origin: string | undefined,
   keepMountPath: boolean,
 ): string {
