@@ -68,6 +68,17 @@ function section(out: string[], title: string, header: string[], rows: string[][
   out.push(rows.length === 0 ? '  (none)' : table([header, ...rows]))
 }
 
+function expressRow(e: MigrationReport['express'][number]): string[] {
+  const note = e.status === 'partly-shadowed' ? share(e.samples, 'hono') + stillReached(e) : ''
+  return [e.status, e.method, e.path, e.honoRoutes.join(', ') || '-', EXPRESS_NOTES[e.status] + note]
+}
+
+function honoRow(h: MigrationReport['hono'][number]): string[] {
+  const first = h.status !== 'unreachable' && h.samples.some((x) => x.servedBy === 'express')
+  const note = first ? `; Express answers first${share(h.samples, 'express')}` : ''
+  return [h.status, h.method, h.path, h.expressRoutes.join(', ') || '-', HONO_NOTES[h.status] + note]
+}
+
 export function formatReport(report: MigrationReport): string {
   const out: string[] = []
   for (const b of report.bridges) {
@@ -75,33 +86,8 @@ export function formatReport(report: MigrationReport): string {
       `Bridge at ${b.path} (mountPath: ${b.mountPath}${b.detected ? '' : ', assumed in front of the Express routes'})`,
     )
   }
-  section(
-    out,
-    'Express routes',
-    ['STATUS', 'METHOD', 'PATH', 'HONO ROUTE', 'NOTE'],
-    report.express.map((e) => [
-      e.status,
-      e.method,
-      e.path,
-      e.honoRoutes.join(', ') || '-',
-      EXPRESS_NOTES[e.status] + (e.status === 'partly-shadowed' ? share(e.samples, 'hono') + stillReached(e) : ''),
-    ]),
-  )
-  section(
-    out,
-    'Hono routes',
-    ['STATUS', 'METHOD', 'PATH', 'EXPRESS ROUTE', 'NOTE'],
-    report.hono.map((h) => [
-      h.status,
-      h.method,
-      h.path,
-      h.expressRoutes.join(', ') || '-',
-      HONO_NOTES[h.status] +
-        (h.status !== 'unreachable' && h.samples.some((x) => x.servedBy === 'express')
-          ? `; Express answers first${share(h.samples, 'express')}`
-          : ''),
-    ]),
-  )
+  section(out, 'Express routes', ['STATUS', 'METHOD', 'PATH', 'HONO ROUTE', 'NOTE'], report.express.map(expressRow))
+  section(out, 'Hono routes', ['STATUS', 'METHOD', 'PATH', 'EXPRESS ROUTE', 'NOTE'], report.hono.map(honoRow))
   if (report.partlyMoved.length > 0) {
     out.push('', 'Partly moved paths')
     out.push(
