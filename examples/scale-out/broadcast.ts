@@ -56,8 +56,9 @@ export async function createSocketIo(server: http.Server, client: Redis): Promis
   io.on('connection', (socket) => socket.emit('hello', { pid: process.pid }))
   return {
     io,
-    // This worker's sockets only (io.disconnectSockets() would reach every worker through Redis).
-    disconnect: () => io.local.disconnectSockets(true),
+    // Closes this worker's transports: clients see 'transport close' and reconnect by themselves (a
+    // server-side disconnect() would tell them not to), reaching another worker.
+    disconnect: () => io.engine.close(),
     async close() {
       subscriber.destroy()
     },
