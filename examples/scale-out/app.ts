@@ -9,7 +9,7 @@ import { getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { RedisStore as RateLimitStore } from 'rate-limit-redis'
 import { WebSocketServer } from 'ws'
-import { expressMiddleware, fetchBridge, type ExpressBindings } from 'express-fetch-bridge'
+import { expressMiddleware, fetchBridge, type ExpressMiddlewareEnv } from 'express-fetch-bridge'
 import { attachWebSockets, upgradeWebSocket } from 'express-fetch-bridge/websocket'
 import { createRoom, createSocketIo } from './broadcast.js'
 import { gracefulShutdown } from './graceful.js'
@@ -101,11 +101,14 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     await next()
   })
 
-  const hono = new Hono<{ Bindings: ExpressBindings }>()
+  const hono = new Hono<ExpressMiddlewareEnv>()
   if (options.mode === 'front-door') {
     // No Express in front: Hono runs the session and the limiter, for its routes and for the requests
     // it hands on to the legacy app (Hono middleware runs for those too), which reads req.session.
-    hono.use(expressMiddleware({ app: false }, sessions))
+    // Upgrades have no response object (c.env.outgoing is undefined) and expressMiddleware() throws
+    // for them: the WebSocket route reads the store itself (sessionUser).
+    const sessionMiddleware = expressMiddleware({ app: false }, sessions)
+    hono.use((c, next) => (c.env.outgoing === undefined ? next() : sessionMiddleware(c, next)))
     hono.use('/api/quota', expressMiddleware(limiter))
     hono.use('/legacy/quota', expressMiddleware(limiter))
   }
