@@ -81,7 +81,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const persistence = options.persist ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']
   let child: ChildProcess | undefined
   let port = 0
-  let argsFor = (p: number) => ['--port', String(p), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence]
+  const argsFor = (p: number) => ['--port', String(p), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence]
   // The free port may be taken between the probe and redis-server's bind: try a few.
   for (let attempt = 0; child === undefined; attempt++) {
     port = await freePort()
@@ -112,9 +112,6 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     },
     async dispose() {
       await stop()
-      argsFor = () => {
-        throw new Error('redis-server disposed')
-      }
       fs.rmSync(dir, { recursive: true, force: true })
     },
   }
