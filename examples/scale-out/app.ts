@@ -105,10 +105,9 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
   if (options.mode === 'front-door') {
     // No Express in front: Hono runs the session and the limiter, for its routes and for the requests
     // it hands on to the legacy app (Hono middleware runs for those too), which reads req.session.
-    // Upgrades have no response object (c.env.outgoing is undefined) and expressMiddleware() throws
-    // for them: the WebSocket route reads the store itself (sessionUser).
-    const sessionMiddleware = expressMiddleware({ app: false }, sessions)
-    hono.use((c, next) => (c.env.outgoing === undefined ? next() : sessionMiddleware(c, next)))
+    // It runs for WebSocket upgrades too (on a stand-in response); the WebSocket route reads the
+    // store itself (sessionUser) because in middleware mode Express's session never sees upgrades.
+    hono.use(expressMiddleware({ app: false }, sessions))
     hono.use('/api/quota', expressMiddleware(limiter))
     hono.use('/legacy/quota', expressMiddleware(limiter))
   }

@@ -8,6 +8,7 @@ import { bodyUnread, requestAfterParse } from './express-body.js'
 import { bodyConsumed } from '../request/rebuilt-body.js'
 import { lendBody, takeBack } from '../request/body-hand-over.js'
 import { runChain, type ExpressHandler } from './express-chain.js'
+import { isUpgradeEnv, refusalFrom, standInResponse } from './upgrade-response.js'
 import { toHonoError } from './express-errors.js'
 import { lengthVisibleToMiddleware, mergeOutgoingInto } from './express-headers.js'
 import type { ExpressBindings, OrFallback } from '../bridge/options.js'
@@ -105,9 +106,10 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
 
   const middleware: FallbackMiddleware = async function expressMiddleware(c, next) {
     const env = c.env
-    if (!hasNodeBindings(env)) throw new TypeError(NO_BINDINGS)
+    const upgrade = isUpgradeEnv(env)
+    if (!upgrade && !hasNodeBindings(env)) throw new TypeError(NO_BINDINGS)
     const req = env.incoming as IncomingMessage & Record<string, any>
-    const res = env.outgoing
+    const res = upgrade ? standInResponse(req) : (env.outgoing as ServerResponse)
     // The bridge's serializer merges res headers itself when it writes; other hosts need it done here.
     const viaBridge = (env as { [BRIDGE_ENV]?: true })[BRIDGE_ENV] === true
     const app = noExpressApi ? undefined : (givenApp ?? (isExpressApp(req.app) ? undefined : defaultExpressApp()))
@@ -132,7 +134,7 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
       req.url = url
       req.baseUrl = baseUrl
     }
-    if (outcome.kind === 'answered') return alreadySent()
+    if (outcome.kind === 'answered') return upgrade ? refusalFrom(res) : alreadySent()
     leaveApp(saved, req, res)
     if (outcome.kind === 'error') {
       // Too late for an error answer: cut the connection, as Express's final handler does.
@@ -158,7 +160,7 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
     if (lateError !== undefined) throw toHonoError(lateError)
     if (!viaBridge) {
       mergeOutgoingInto(c, res)
-      if (res.writeHead !== ServerResponse.prototype.writeHead) lengthVisibleToMiddleware(res)
+      if (!upgrade && res.writeHead !== ServerResponse.prototype.writeHead) lengthVisibleToMiddleware(res)
     }
   }
   return middleware as ExpressMiddleware<any>
