@@ -20,12 +20,19 @@ export interface ExecutionContextLike {
   waitUntil(promise: Promise<unknown>): void
   /** Accepted for compatibility with Workers-style apps; errors always go to `next(err)`. */
   passThroughOnException(): void
+  /** Workers-style `ctx.props`, for compatibility: always an empty, frozen object under the bridge. */
   props: Record<string, unknown>
 }
 
 /** The bindings every request gets as `env` (same shape as @hono/node-server's `HttpBindings`). */
 export interface HttpBindings {
+  /** The node:http request (`c.env.incoming`): the same object Express or node:http passed to the bridge. */
   incoming: IncomingMessage
+  /**
+   * The node:http response (`c.env.outgoing`), which the bridge writes the app's Response onto. A handler
+   * that writes to it itself returns `RESPONSE_ALREADY_SENT`. `undefined` for a WebSocket upgrade
+   * (`attachWebSockets()`), which has no response.
+   */
   outgoing: ServerResponse
 }
 
@@ -45,7 +52,17 @@ export type OrFallback<T, Fallback> = boolean extends (T extends never ? true : 
  * hono.get('/me', (c) => c.json(c.env.incoming.user))
  */
 export interface ExpressBindings {
+  /**
+   * The Express Request (`c.env.incoming`), with what middleware before the bridge added to it (`req.user`,
+   * `req.session`, a parsed `req.body`). For a WebSocket upgrade it is the plain node:http request:
+   * Express's own middleware in front of the bridge does not run for upgrades.
+   */
   incoming: OrFallback<ExpressRequestType, IncomingMessage>
+  /**
+   * The Express Response (`c.env.outgoing`), which the bridge writes the app's Response onto. A handler
+   * that writes to it itself returns `RESPONSE_ALREADY_SENT`. `undefined` for a WebSocket upgrade
+   * (`attachWebSockets()`), which has no response.
+   */
   outgoing: OrFallback<ExpressResponseType, ServerResponse>
 }
 
@@ -85,6 +102,10 @@ export type DispatchSide = 'hono' | 'express' | 'fallback' | 'none'
 
 /** What `onDispatch` receives, once per request, when the response is finished or the connection closed. */
 export interface DispatchInfo {
+  /**
+   * Who served the request: `'hono'`, `'express'` (fell through to `next()`), `'fallback'` or `'none'`
+   * (see {@link DispatchSide}). An error the app passed on to `next(err)` counts as `'hono'`.
+   */
   side: DispatchSide
   /**
    * The Hono route pattern that matched (`'/users/:id'`, as in `c.req.routePath`) when `side` is
@@ -99,7 +120,9 @@ export interface DispatchInfo {
   duration: number
   /** False when the connection closed before the response was complete. */
   completed: boolean
+  /** The request as the server passed it to the bridge (the Express Request under Express), e.g. for its headers. */
   req: IncomingMessage
+  /** The response, finished or with its connection closed; `res.getHeaders()` shows the headers that went out. */
   res: ServerResponse
 }
 

@@ -47,7 +47,12 @@ export interface ExpressMiddlewareOptions<K extends keyof ExpressIncoming = neve
 
 /** What {@link expressMiddleware} adds to the Hono environment. */
 export interface ExpressMiddlewareEnv<K extends keyof ExpressIncoming = never> {
+  /** `c.env`: the Express request and response as `c.env.incoming` / `c.env.outgoing` (see {@link ExpressBindings}). */
   Bindings: ExpressBindings
+  /**
+   * `c.var`: the request properties named in the `vars` option (`K`), typed as on `c.env.incoming`.
+   * @example new Hono<ExpressMiddlewareEnv<'user'>>() // c.var.user, set by expressMiddleware({ vars: ['user'] }, …)
+   */
   Variables: { [P in K]: ExpressIncoming[P] }
 }
 

@@ -29,59 +29,95 @@ export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'u
  */
 export type HonoRouteStatus = 'moved' | 'hono-only' | 'unreachable' | 'unchecked'
 
+/** One representative request the report tried, and who answers it with the bridge in place. */
 export interface SampleResult {
+  /** The request method (upper case, e.g. `'GET'`). */
   method: string
+  /** The request path as it reaches the server (mount prefixes included), e.g. `'/api/users/1'`. */
   path: string
+  /** `'hono'` when the Hono app answers it at a bridge, `'express'` when an Express route does. */
   servedBy: 'hono' | 'express'
   /** The route that answers it: `METHOD /pattern` of the Hono or Express route, or `-` for none. */
   answeredBy: string
 }
 
+/** One row of `report.express`: an Express route (one per method) and whether Hono took it over. */
 export interface ExpressRouteEntry {
+  /** The route's method in upper case (`'GET'`), or `'*'` for `app.all()`. */
   method: string
+  /** The full path as written, mount paths included (`'/api/users/:id'`); a RegExp path is shown as the RegExp. */
   path: string
+  /** Whether Hono now answers its requests: see {@link ExpressRouteStatus}. */
   status: ExpressRouteStatus
   /** The Hono routes (`METHOD /pattern`) answering its requests instead. */
   honoRoutes: string[]
+  /**
+   * The sample requests that would reach this route without Hono (requests an earlier Express route takes
+   * are left out), each with who answers it now. Empty for an `unchecked` route.
+   */
   samples: SampleResult[]
 }
 
+/** One row of `report.hono`: a Hono route (middleware left out) and whether it answers anything. */
 export interface HonoRouteEntry {
+  /** The route's method as Hono records it (`'GET'`; `'ALL'` for `hono.all()`). */
   method: string
+  /** The route pattern in the Hono app (`'/users/:id{[0-9]+}'`), without the prefix the bridge is mounted at. */
   path: string
+  /** Whether it answers requests, and whether it replaces an Express route: see {@link HonoRouteStatus}. */
   status: HonoRouteStatus
   /** The Express routes (`METHOD /path`) that would serve these requests without Hono. */
   expressRoutes: string[]
+  /**
+   * The sample requests this route matches at a bridge, each with who answers it: an Express route before
+   * the bridge, an earlier Hono route, or this one. Empty for an `unchecked` route.
+   */
   samples: SampleResult[]
 }
 
 /** A path some of whose methods moved to Hono while others are still served by Express. */
 export interface PartlyMovedPath {
+  /** The Express route path (`'/users'`), as in {@link ExpressRouteEntry.path}. */
   path: string
+  /** The methods of this path Hono now answers (all or some of their requests), e.g. `['GET']`. */
   hono: string[]
+  /** The methods of this path Express still serves, e.g. `['POST']` (`'*'` for an `app.all()` route). */
   express: string[]
 }
 
+/** One row of `report.bridges`: a bridge over the Hono app, where the report modelled it. */
 export interface BridgeEntry {
   /** Mount path of the bridge ('/' in front-door mode). */
   path: string
+  /** The bridge's `mountPath` option: whether the Hono app sees paths without (`'strip'`) or with (`'keep'`) `path`. */
   mountPath: 'strip' | 'keep'
   /** Found in the Express stack (or passed as a front-door bridge) rather than assumed from options. */
   detected: boolean
 }
 
+/** `report.summary`: the rows counted by status (the last line of `format()`). */
 export interface MigrationSummary {
+  /** Express routes listed (one per method). */
   expressRoutes: number
+  /** Express routes Hono answers every request of: dead code, safe to delete. */
   shadowed: number
+  /** Express routes Hono answers some requests of; the others still reach them. */
   partlyShadowed: number
+  /** Express routes Hono takes no request from (status `'express'`): still live. */
   live: number
+  /** Hono routes listed (middleware left out). */
   honoRoutes: number
+  /** Hono routes that answer requests an Express route would otherwise serve. */
   moved: number
+  /** Hono routes that answer requests no Express route serves: new in Hono. */
   honoOnly: number
+  /** Hono routes that answer no request: Express routes before the bridge, or earlier Hono routes, take them all. */
   unreachable: number
+  /** Express and Hono routes the report could not check (no sample request could be tried, e.g. a RegExp path). */
   unchecked: number
 }
 
+/** Options of {@link migrationReport}, its third argument. */
 export interface MigrationReportOptions {
   /**
    * Where the bridge serves the Hono app when it is not in the Express stack (front-door mode, or a
