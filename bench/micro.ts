@@ -15,6 +15,9 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import express from 'express'
 import { getRequestListener } from '@hono/node-server'
+import { Hono } from 'hono'
+import { cors } from 'hono/cors'
+import { secureHeaders } from 'hono/secure-headers'
 import { createHono, ECHO_BODY } from './app.js'
 import { floor as rawHandler } from './native.js'
 
@@ -54,6 +57,29 @@ const listeners: Record<string, () => RequestListener> = {
     return app
   },
   'hono-node-server-express5': () => inExpress5(getRequestListener(createHono().fetch)),
+  // The legacy tax: an Express route (route `/legacy`) alone, and behind a bridge over a migrating
+  // Hono app of LEGACY_ROUTES API routes (default 200) with LEGACY_MIDDLEWARE global middleware (cors,
+  // secureHeaders; default 2).
+  'express5-legacy': () => legacyExpress(undefined),
+  'bridge-express5-legacy': () => legacyExpress(fetchBridge(migratingHono())),
+}
+
+function legacyExpress(bridge: unknown): RequestListener {
+  const app = express()
+  if (bridge !== undefined) app.use(bridge as express.RequestHandler)
+  app.get('/legacy', (_req, res) => {
+    res.json({ legacy: true })
+  })
+  return app as unknown as RequestListener
+}
+
+function migratingHono(): Hono {
+  const hono = new Hono()
+  const middleware = [cors(), secureHeaders()].slice(0, Number(process.env.LEGACY_MIDDLEWARE ?? 2))
+  for (const mw of middleware) hono.use(mw)
+  const routes = Number(process.env.LEGACY_ROUTES ?? 200)
+  for (let i = 0; i < routes; i++) hono.get(`/api/v1/resource${i}/:id`, (c) => c.json({ i, id: c.req.param('id') }))
+  return hono
 }
 
 const [mode, route = '/', secondsArg = '2', roundsArg = '5'] = process.argv.slice(2)

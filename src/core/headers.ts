@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { HeadersInit } from './fetch-types.js'
+import { flattenLight } from './light-headers.js'
 
 /**
  * Request headers built from `rawHeaders`, so repeated headers (two `Cookie` or `X-Forwarded-For`
@@ -51,6 +52,7 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): vo
  * implementation's Headers that only has forEach() gives its Set-Cookie lines through getSetCookie().
  */
 export function flattenHeaders(headers: Headers, out: FlatHeaders): void {
+  if (flattenLight(headers, out)) return
   if (typeof headers[Symbol.iterator] === 'function') {
     for (const [name, value] of headers) out.push(name, value)
     return

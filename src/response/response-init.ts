@@ -5,6 +5,7 @@
 
 import type { HeadersInit } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
+import { LightHeaders } from '../core/light-headers.js'
 import { defaultContentType, type FastBody } from './response-body.js'
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' })
@@ -68,7 +69,7 @@ export function redirectInit(url: string | URL, status: number): ResponseInit {
 
 /** The Headers a real Response would have: the init's, plus the Content-Type its body implies. */
 export function headersOf(flat: FlatHeaders | undefined, body: FastBody): Headers {
-  const headers = new Headers()
+  const headers = new LightHeaders()
   if (flat !== undefined) for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1])
   const type = defaultContentType(body)
   if (type !== undefined && !headers.has('content-type')) headers.set('content-type', type)

@@ -12,6 +12,7 @@ import { delegateRemaining } from '../core/delegate.js'
 import { defineGlobal, processShared, registeredShared } from '../core/process-shared.js'
 import type { BodyInit, ResponseType } from '../core/fetch-types.js'
 import { flattenInit, type FlatHeaders } from '../core/headers.js'
+import { LightHeaders } from '../core/light-headers.js'
 import { fixedBodyStream, FixedSource, isFastBody, lengthOf, sourceOf, type FastBody } from './response-body.js'
 import { assertBodyAllowed, headersOf, initStatus, initStatusText, jsonInit, redirectInit } from './response-init.js'
 import { inspectLight } from './response-inspect.js'
@@ -173,7 +174,7 @@ class LightResponseImpl {
     copy.#statusText = this.#statusText
     copy.#body = this.#body
     copy.#flat = this.#flat
-    if (this.#headers !== undefined) copy.#headers = new Headers(this.#headers)
+    if (this.#headers !== undefined) copy.#headers = new LightHeaders(this.#headers)
     copy.#headLength = this.#headLength
     return copy
   }

@@ -1,0 +1,222 @@
+/**
+ * The `headers` of a LightResponse: a Headers (`instanceof Headers`, same methods, same checks and
+ * errors, same sorted iteration) kept in a Map, so the dozen `headers.set()` calls of everyday Hono
+ * middleware (cors, secure-headers) and the serializer's read cost a Map's work, not the platform's
+ * validated, sorted header list built for each response. Platform code that takes it (`new Response(…,
+ * { headers })`, `new Headers(h)`, fetch) reads it through its iterator, as any HeadersInit.
+ */
+
+import type { FlatHeaders } from './headers.js'
+
+const PlatformHeaders = globalThis.Headers
+// RFC 9110 token; a value may hold neither NUL, CR nor LF once its leading/trailing whitespace is cut.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const INVALID_VALUE = /[\0\r\n]/
+const WIDE = /[^\0-\xff]/
+const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
+const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+// What console.log shows: `Headers { name: value }`, as for the platform's.
+const InspectedHeaders = { Headers: class {} }.Headers
+
+// Names checked before, as written → lower case: an app sets the same few names on every response.
+const knownNames = new Map<string, string>()
+
+/** WebIDL ByteString conversion: ToString (a Symbol throws), then no character past 0xFF. */
+function byteString(value: unknown): string {
+  if (typeof value !== 'string') {
+    if (typeof value === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string')
+    value = String(value)
+  }
+  const text = value as string
+  if (WIDE.test(text)) {
+    const i = text.search(WIDE)
+    throw new TypeError(
+      `Cannot convert argument to a ByteString because the character at index ${i} has a value of ${text.charCodeAt(i)} which is greater than 255.`,
+    )
+  }
+  return text
+}
+
+/** A header name, checked, in lower case (the platform's order: ByteString first, then the token rule). */
+function headerName(method: string, text: string): string {
+  const known = knownNames.get(text)
+  if (known !== undefined) return known
+  if (!TOKEN.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header name.`)
+  const lower = text.toLowerCase()
+  if (knownNames.size < 1024) knownNames.set(text, lower)
+  return lower
+}
+
+/** A value with its edge whitespace cut, checked: no NUL, CR or LF left. */
+function headerValue(method: string, text: string): string {
+  if (text.length > 0 && (text.charCodeAt(0) <= 32 || text.charCodeAt(text.length - 1) <= 32)) {
+    text = text.replace(EDGE_WHITESPACE, '')
+  }
+  if (INVALID_VALUE.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header value.`)
+  return text
+}
+
+/** `name(key)` for the one-argument methods. */
+function name(method: string, key: unknown): string {
+  return headerName(method, byteString(key))
+}
+
+/** The name and value of append() and set(), converted and checked in the platform's order. */
+function entry(method: string, key: unknown, value: unknown): [string, string] {
+  const rawName = byteString(key)
+  const rawValue = byteString(value)
+  const lower = headerName(method, rawName)
+  return [lower, headerValue(method, rawValue)]
+}
+
+function required(method: string, count: number, needed: number): void {
+  if (count < needed) {
+    throw new TypeError(`Headers.${method}: ${needed} argument${needed > 1 ? 's' : ''} required, but ${count} found.`)
+  }
+}
+
+// Filled in by the class's static block: module-internal access to its private state.
+let flatInto!: (headers: LightHeadersImpl, out: FlatHeaders) => void
+let isLight!: (value: unknown) => value is LightHeadersImpl
+
+class LightHeadersImpl {
+  /** Lower-case name → combined value, for every name but set-cookie. */
+  #map = new Map<string, string>()
+  /** Set-Cookie lines, never combined. */
+  #cookies: string[] = []
+
+  constructor(init?: unknown) {
+    if (init === undefined || init === null) return
+    const flat: FlatHeaders = []
+    const source = init as Iterable<[string, string]> | Record<string, string>
+    if (typeof (source as Iterable<unknown>)[Symbol.iterator] === 'function') {
+      for (const pair of source as Iterable<[string, string]>) {
+        const list = [...(pair as Iterable<string>)]
+        if (list.length !== 2) {
+          throw new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${list.length}.`)
+        }
+        flat.push(list[0], list[1])
+      }
+    } else if (typeof source === 'object') {
+      for (const key of Object.keys(source)) flat.push(key, (source as Record<string, string>)[key])
+    } else {
+      throw new TypeError(
+        'Headers constructor: Argument 1 could not be converted to one of: sequence<sequence<ByteString>>, record<ByteString, ByteString>.',
+      )
+    }
+    for (let i = 0; i < flat.length; i += 2) this.append(flat[i], flat[i + 1])
+  }
+
+  append(key: string, value: string): void {
+    required('append', arguments.length, 2)
+    const [lower, text] = entry('append', key, value)
+    if (lower === 'set-cookie') {
+      this.#cookies.push(text)
+      return
+    }
+    const existing = this.#map.get(lower)
+    this.#map.set(lower, existing === undefined ? text : `${existing}, ${text}`)
+  }
+
+  set(key: string, value: string): void {
+    required('set', arguments.length, 2)
+    const [lower, text] = entry('set', key, value)
+    if (lower === 'set-cookie') this.#cookies = [text]
+    else this.#map.set(lower, text)
+  }
+
+  get(key: string): string | null {
+    required('get', arguments.length, 1)
+    const lower = name('get', key)
+    if (lower === 'set-cookie') return this.#cookies.length === 0 ? null : this.#cookies.join(', ')
+    return this.#map.get(lower) ?? null
+  }
+
+  has(key: string): boolean {
+    required('has', arguments.length, 1)
+    const lower = name('has', key)
+    return lower === 'set-cookie' ? this.#cookies.length > 0 : this.#map.has(lower)
+  }
+
+  delete(key: string): void {
+    required('delete', arguments.length, 1)
+    const lower = name('delete', key)
+    if (lower === 'set-cookie') this.#cookies = []
+    else this.#map.delete(lower)
+  }
+
+  getSetCookie(): string[] {
+    return this.#cookies.slice()
+  }
+
+  /** The platform's order: names sorted, each Set-Cookie line on its own. */
+  #sorted(): Array<[string, string]> {
+    const names = [...this.#map.keys()]
+    if (this.#cookies.length > 0) names.push('set-cookie')
+    names.sort()
+    const out: Array<[string, string]> = []
+    for (const n of names) {
+      if (n === 'set-cookie') for (const cookie of this.#cookies) out.push([n, cookie])
+      else out.push([n, this.#map.get(n)!])
+    }
+    return out
+  }
+
+  forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    required('forEach', arguments.length, 1)
+    if (typeof callback !== 'function') {
+      throw new TypeError("Failed to execute 'forEach' on 'Headers': parameter 1 is not of type 'Function'.")
+    }
+    for (const [n, v] of this.#sorted()) callback.call(thisArg, v, n, this as unknown as Headers)
+  }
+
+  // Generators: the list is read at the first next(), as the platform's iterators read it then.
+  *entries(): IterableIterator<[string, string]> {
+    yield* this.#sorted()
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const pair of this.#sorted()) yield pair[0]
+  }
+
+  *values(): IterableIterator<string> {
+    for (const pair of this.#sorted()) yield pair[1]
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries()
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Headers'
+  }
+
+  [INSPECT](): object {
+    const shown: Record<string, string | string[]> = {}
+    for (const [n, v] of this.#map) shown[n] = v
+    if (this.#cookies.length > 0)
+      shown['set-cookie'] = this.#cookies.length === 1 ? this.#cookies[0] : this.#cookies.slice()
+    return Object.assign(new InspectedHeaders(), shown)
+  }
+
+  static {
+    flatInto = (headers, out) => {
+      for (const [n, v] of headers.#map) out.push(n, v)
+      for (const cookie of headers.#cookies) out.push('set-cookie', cookie)
+    }
+    isLight = (value) => typeof value === 'object' && value !== null && #map in value
+  }
+}
+
+// `instanceof Headers` holds; the platform's own methods are all overridden, never called on it.
+Object.setPrototypeOf(LightHeadersImpl.prototype, PlatformHeaders.prototype)
+
+/** A Headers object of the cheap kind. */
+export const LightHeaders = LightHeadersImpl as unknown as typeof Headers
+
+/** Appends a LightHeaders' lines to `out` (insertion order, Set-Cookie last); false for other Headers. */
+export function flattenLight(headers: Headers, out: FlatHeaders): boolean {
+  if (!isLight(headers)) return false
+  flatInto(headers, out)
+  return true
+}
