@@ -8,12 +8,20 @@ import {
   type NextFunction,
   type ResolvedOptions,
 } from './options.js'
-import { fallthroughFetch, isHonoFetch, isUnmatched, NOT_FOUND, withNotFoundHeaders } from './fallthrough.js'
+import {
+  fallthroughFetch,
+  isHonoFetch,
+  isUnmatched,
+  NOT_FOUND,
+  unmatchedCheck,
+  withNotFoundHeaders,
+} from './fallthrough.js'
 import { isHonoApp, isThenable } from '../core/app-kinds.js'
 import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } from './hand-off.js'
 import { BadRequestError } from '../core/errors.js'
 import { noteUnfinishedBody } from '../request/drain.js'
 import { createRequest } from '../request/request.js'
+import { appTarget, isPlainTarget, type ExpressLikeRequest } from '../request/url.js'
 import { installGlobals } from './globals.js'
 import { BRIDGE_ENV, REAL_REQUEST } from '../core/process-shared.js'
 import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.js'
@@ -85,6 +93,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const { origin, keepMountPath, env: envFactory, fallback, drain, overrideGlobalObjects, replayLimit } = opts
 
   const fallthrough = opts.fallthrough
+  const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app) : undefined
   // At once, not on the first request: code that builds a Request or Response before any request
   // arrives (start-up, a test) gets the same classes the app will.
   if (overrideGlobalObjects) installGlobals()
@@ -103,6 +112,13 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     if (hasBody(req)) {
       if (!req.complete) noteUnfinishedBody(req, drain)
       if (replayLimit !== REPLAY_LIMIT) noteReplayLimit(req, replayLimit)
+    }
+
+    // A request nothing in the Hono app would run for goes on at once, before a Request is built.
+    // (Origin-form targets only: others take requestUrl()'s full path.)
+    if (unmatched !== undefined && req.url?.charCodeAt(0) === 47 && someoneBehind(next, fallback)) {
+      const target = appTarget(req as ExpressLikeRequest, keepMountPath)
+      if (isPlainTarget(target) && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
     }
 
     let request: Request

@@ -13,6 +13,7 @@ export const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge/not-found')
 const PROBE: unique symbol = Symbol('express-fetch-bridge/not-found-probe')
 
 import type { HonoAppShape } from '../core/app-kinds.js'
+import { isMiddleware, type HonoRoutes } from '../core/hono-routes.js'
 
 type Handler = (...args: any[]) => any
 
@@ -108,4 +109,44 @@ export function fallthroughFetch(app: HonoLike): Handler {
   fetch = clone.fetch
   clones.set(app, fetch)
   return fetch
+}
+
+/**
+ * "Nothing in the app would run for this request": no route and no middleware of the app matches
+ * it, so Hono would only call its not-found handler and the request would be handed on. Decided
+ * with Hono's own `getPath` and router, without building a Request (the legacy routes behind the
+ * bridge stop paying for one). Undefined when the app routes on something else (a custom `getPath`
+ * may read headers). While the app has middleware for every path (`app.use(mw)`), every request runs
+ * it and the check answers false without matching.
+ */
+export function unmatchedCheck(app: HonoLike): ((method: string, target: string) => boolean) | undefined {
+  const hono = app as unknown as HonoRoutes & { getPath: NonNullable<HonoRoutes['getPath']> }
+  const getPath = hono.getPath
+  if (typeof getPath !== 'function' || !isHonosOwnGetPath(app, getPath)) return undefined
+  let counted = -1
+  let everyPath = false
+  const request = { url: '' }
+  const options = { env: undefined }
+  return (method, target) => {
+    const routes = hono.routes
+    if (routes.length !== counted) {
+      counted = routes.length
+      everyPath = routes.some((route) => (route.path === '/*' || route.path === '*') && isMiddleware(route.handler))
+    }
+    if (everyPath) return false
+    request.url = 'http://localhost' + target
+    const [matches] = hono.router.match(method === 'HEAD' ? 'GET' : method, getPath(request, options))
+    return matches.length === 0
+  }
+}
+
+/** Whether `getPath` is one of Hono's own (strict or not), read off fresh apps of the same class. */
+function isHonosOwnGetPath(app: HonoLike, getPath: unknown): boolean {
+  const Hono = (app as unknown as { constructor?: new (options?: object) => { getPath?: unknown } }).constructor
+  if (typeof Hono !== 'function') return false
+  try {
+    return getPath === new Hono().getPath || getPath === new Hono({ strict: false }).getPath
+  } catch {
+    return false
+  }
 }

@@ -174,7 +174,8 @@ export interface FetchBridgeOptions<
    */
   origin?: string | undefined
   /**
-   * Extra bindings added to `env`. Called once per request. `incoming` and `outgoing` always stay the
+   * Extra bindings added to `env`. Called once per request the app runs for (not for a request no route
+   * or middleware of a Hono app matches: it is handed on first). `incoming` and `outgoing` always stay the
    * request's `req` and `res`: keys of that name in the result are ignored.
    * Annotate `req` (or pass the type argument) to get Express's request type.
    * @default undefined

@@ -51,7 +51,7 @@ function isRoutedApart(target: string, i: number): boolean {
  * and Hono read apart (see {@link routesAlike}), so `request.url` can be origin + target and still
  * equal what a real Request would report.
  */
-function isPlainTarget(target: string): boolean {
+export function isPlainTarget(target: string): boolean {
   if (target.charCodeAt(0) !== 47 /* '/' */) return false
   let inPath = true
   for (let i = 1; i < target.length; i++) {
