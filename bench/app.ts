@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { cors } from 'hono/cors'
+import { etag } from 'hono/etag'
 import { secureHeaders } from 'hono/secure-headers'
 import { streamSSE } from 'hono/streaming'
 import { CHUNK, ECHO_BODY, JSON_BODY, STREAM_CHUNKS } from './workload.js'
@@ -34,6 +35,9 @@ export function createHono(): Hono {
   // The everyday app: the JSON route behind the two most common Hono middlewares.
   app.use('/mw', cors(), secureHeaders())
   app.get('/mw', (c) => c.json(JSON_BODY))
+  // A fixed body the middleware reads (a clone) to hash: hono/etag.
+  app.use('/etag', etag())
+  app.get('/etag', (c) => c.json(JSON_BODY))
   // bench/sse-latency.ts: one event a second carrying the wall-clock time of the app's write.
   app.get('/sse', (c) =>
     streamSSE(c, async (stream) => {
@@ -50,4 +54,15 @@ export function createHono(): Hono {
     }),
   )
   return app
+}
+
+/**
+ * A migrating app (bench/legacy-tax.ts): `routes` API routes with a parameter, and `middleware` of
+ * cors() and secureHeaders() registered for every path, as many apps start.
+ */
+export function createMigratingHono(routes: number, middleware: number): Hono {
+  const hono = new Hono()
+  for (const mw of [cors(), secureHeaders()].slice(0, middleware)) hono.use(mw)
+  for (let i = 0; i < routes; i++) hono.get(`/api/v1/resource${i}/:id`, (c) => c.json({ i, id: c.req.param('id') }))
+  return hono
 }

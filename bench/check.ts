@@ -1,4 +1,5 @@
 /** Before timing: every mode must answer every route with the same bytes and the headers that matter. */
+import { createHash } from 'node:crypto'
 import type { RouteInfo } from './modes.js'
 import type { RunningServer } from './server-process.js'
 import { CHUNK, ECHO_BODY, JSON_BODY, MW_HEADERS, STREAM_CHUNKS } from './workload.js'
@@ -20,6 +21,11 @@ const EXPECT: Record<string, Expect> = {
   '/echo': { body: JSON.stringify(JSON.parse(ECHO_BODY)), contentType: 'application/json' },
   '/stream': { body: STREAM_TEXT, contentType: 'text/plain;charset=utf-8' },
   '/mw': { body: JSON_TEXT, contentType: 'application/json', headers: MW_HEADERS },
+  '/etag': {
+    body: JSON_TEXT,
+    contentType: 'application/json',
+    headers: { etag: `"${createHash('sha1').update(JSON_TEXT).digest('hex')}"`, 'content-length': String(Buffer.byteLength(JSON_TEXT)) },
+  },
 }
 
 /** @hono/node-server labels untyped byte bodies text/plain (the Fetch spec sets no type). */

@@ -15,10 +15,7 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import express from 'express'
 import { getRequestListener } from '@hono/node-server'
-import { Hono } from 'hono'
-import { cors } from 'hono/cors'
-import { secureHeaders } from 'hono/secure-headers'
-import { createHono, ECHO_BODY } from './app.js'
+import { createHono, createMigratingHono, ECHO_BODY } from './app.js'
 import { floor as rawHandler } from './native.js'
 
 const require = createRequire(__filename)
@@ -61,7 +58,7 @@ const listeners: Record<string, () => RequestListener> = {
   // Hono app of LEGACY_ROUTES API routes (default 200) with LEGACY_MIDDLEWARE global middleware (cors,
   // secureHeaders; default 2).
   'express5-legacy': () => legacyExpress(undefined),
-  'bridge-express5-legacy': () => legacyExpress(fetchBridge(migratingHono())),
+  'bridge-express5-legacy': () => legacyExpress(fetchBridge(createMigratingHono(Number(process.env.LEGACY_ROUTES ?? 200), Number(process.env.LEGACY_MIDDLEWARE ?? 2)))),
 }
 
 function legacyExpress(bridge: unknown): RequestListener {
@@ -73,14 +70,6 @@ function legacyExpress(bridge: unknown): RequestListener {
   return app as unknown as RequestListener
 }
 
-function migratingHono(): Hono {
-  const hono = new Hono()
-  const middleware = [cors(), secureHeaders()].slice(0, Number(process.env.LEGACY_MIDDLEWARE ?? 2))
-  for (const mw of middleware) hono.use(mw)
-  const routes = Number(process.env.LEGACY_ROUTES ?? 200)
-  for (let i = 0; i < routes; i++) hono.get(`/api/v1/resource${i}/:id`, (c) => c.json({ i, id: c.req.param('id') }))
-  return hono
-}
 
 const [mode, route = '/', secondsArg = '2', roundsArg = '5'] = process.argv.slice(2)
 if (!listeners[mode]) throw new Error(`mode must be one of ${Object.keys(listeners).join(', ')}`)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { CHUNK, JSON_BODY, MW_HEADERS, STREAM_CHUNKS } from './workload.js'
 
@@ -47,6 +48,14 @@ function common(req: IncomingMessage, res: ServerResponse): boolean {
       mwHeaders(res)
       sendJson(res, JSON_BODY)
       return true
+    case '/etag': {
+      // hono/etag's work: the body's SHA-1 as a strong ETag.
+      const text = JSON.stringify(JSON_BODY)
+      const tag = `"${createHash('sha1').update(text).digest('hex')}"`
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), etag: tag })
+      res.end(text)
+      return true
+    }
     case '/echo':
       readBody(req, (text) => sendJson(res, JSON.parse(text)))
       return true

@@ -17,6 +17,7 @@ export interface RatioResult {
   label: string
   target: number
   targetRoutes?: string[]
+  routeTargets?: Record<string, number>
   /** Per route: median of per-round reference CPU µs/req ÷ mode CPU µs/req (and the same for req/s, mode ÷ reference). */
   cpu: Record<string, number>
   rps: Record<string, number>
@@ -37,7 +38,9 @@ export interface BenchResults {
 const int = (n: number) => Math.round(n).toLocaleString('en-US')
 const fix = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '–')
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1))
-const applies = (x: RatioResult, route: string) => !x.targetRoutes || x.targetRoutes.includes(route)
+/** The target of a ratio on a route, if it has one there. */
+const targetOf = (x: RatioResult, route: string): number | undefined =>
+  x.routeTargets?.[route] ?? (!x.targetRoutes || x.targetRoutes.includes(route) ? x.target : undefined)
 
 function header(r: BenchResults): string {
   const m = r.machine
@@ -58,8 +61,9 @@ export function summary(r: BenchResults): string {
   for (const x of r.ratios) {
     const cells = r.routes.map((route) => {
       const v = x.cpu[route.path]
-      if (!applies(x, route.path)) return fix(v)
-      return `${v >= x.target ? '' : '**'}${fix(v)}${v >= x.target ? '' : '**'} (${fix(x.target)})`
+      const target = targetOf(x, route.path)
+      if (target === undefined) return fix(v)
+      return `${v >= target ? '' : '**'}${fix(v)}${v >= target ? '' : '**'} (${fix(target)})`
     })
     out.push(`| ${x.label} | ${cells.join(' | ')} |`)
   }
@@ -127,8 +131,9 @@ export function svg(r: BenchResults): string {
       const v = x.cpu[route.path]
       if (!Number.isFinite(v)) return
       const bx = x0 + i * bar
-      p.push(`<rect x="${bx}" y="${y(v).toFixed(1)}" width="${bar - 3}" height="${(top + plotH - y(v)).toFixed(1)}" fill="${COLORS[i % COLORS.length]}"><title>${esc(`${x.label}, ${route.name}: ${v.toFixed(2)} (target ${x.target})`)}</title></rect>`)
-      if (applies(x, route.path)) p.push(`<line x1="${bx - 1}" x2="${bx + bar - 2}" y1="${y(x.target).toFixed(1)}" y2="${y(x.target).toFixed(1)}" stroke="#000" stroke-width="2"/>`)
+      p.push(`<rect x="${bx}" y="${y(v).toFixed(1)}" width="${bar - 3}" height="${(top + plotH - y(v)).toFixed(1)}" fill="${COLORS[i % COLORS.length]}"><title>${esc(`${x.label}, ${route.name}: ${v.toFixed(2)} (target ${targetOf(x, route.path) ?? '–'})`)}</title></rect>`)
+      const target = targetOf(x, route.path)
+      if (target !== undefined) p.push(`<line x1="${bx - 1}" x2="${bx + bar - 2}" y1="${y(target).toFixed(1)}" y2="${y(target).toFixed(1)}" stroke="#000" stroke-width="2"/>`)
     })
     p.push(`<text x="${(x0 + (n * bar) / 2).toFixed(1)}" y="${top + plotH + 16}" text-anchor="middle">${esc(route.name)}</text>`)
   })
