@@ -125,6 +125,7 @@ export function unmatchedCheck(app: HonoLike): ((method: string, target: string)
   if (typeof getPath !== 'function' || !isHonosOwnGetPath(app, getPath)) return undefined
   let counted = -1
   let everyPath = false
+  let firsts: Set<string> | undefined
   const request = { url: '' }
   const options = { env: undefined }
   return (method, target) => {
@@ -132,10 +133,15 @@ export function unmatchedCheck(app: HonoLike): ((method: string, target: string)
     if (routes.length !== counted) {
       counted = routes.length
       everyPath = routes.some((route) => (route.path === '/*' || route.path === '*') && isMiddleware(route.handler))
+      firsts = firstSegments(routes)
     }
     if (everyPath) return false
     request.url = 'http://localhost' + target
-    const [matches] = hono.router.match(method === 'HEAD' ? 'GET' : method, getPath(request, options))
+    const path = getPath(request, options)
+    // Hono's router matches case-sensitively from the first segment: one no route starts with is
+    // answered by a Set, not by the router's regexp over every route (3 µs at 2,000 routes).
+    if (firsts !== undefined && !firsts.has(firstSegment(path))) return true
+    const [matches] = hono.router.match(method === 'HEAD' ? 'GET' : method, path)
     return matches.length === 0
   }
 }
@@ -149,4 +155,24 @@ function isHonosOwnGetPath(app: HonoLike, getPath: unknown): boolean {
   } catch {
     return false
   }
+}
+
+const LITERAL = /^[A-Za-z0-9\-._~!$&'()+,;=@]*$/
+
+/** `/api/v1/x` → `api`; `/` → ``. */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1)
+  return end === -1 ? path.slice(1) : path.slice(1, end)
+}
+
+/** The literal first segments of every route, or undefined when one starts with a parameter, wildcard or pattern. */
+function firstSegments(routes: ReadonlyArray<{ path: string }>): Set<string> | undefined {
+  const out = new Set<string>()
+  for (const route of routes) {
+    if (route.path.charCodeAt(0) !== 47) return undefined
+    const first = firstSegment(route.path)
+    if (!LITERAL.test(first)) return undefined
+    out.add(first)
+  }
+  return out
 }
