@@ -7,7 +7,9 @@
  *   npm run bench:legacy [-- --rounds 5 --duration 3 --node PATH]
  */
 import { cpus, loadavg } from 'node:os'
-import { buildServers } from './build.js'
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { buildServers, ROOT } from './build.js'
 import type { RouteInfo } from './modes.js'
 import { startServer, stopServer, useNode, type RunningServer } from './server-process.js'
 import { median, pairedCpuRatio } from './stats.js'
@@ -63,17 +65,23 @@ async function main(): Promise<void> {
     await Promise.all(Object.values(servers).map(stopServer))
   }
   const alone = samples.alone.map((s) => s.cpuUs)
+  const lines: string[] = []
   const version = (await import('node:child_process')).execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
-  console.log(`\nLegacy tax, Node ${version}, ${cpus()[0]?.model ?? '?'} (${cpus().length} cores), ${new Date().toISOString()}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
-  console.log(`${rounds} interleaved rounds of ${duration} s, wrk -t1 -c50, GET /legacy (an Express 5 route answering res.json())\n`)
-  console.log('| Express route | CPU µs/req | Express alone ÷ this (paired) | req/s | p99 ms |')
-  console.log('|---|---:|---:|---:|---:|')
+  lines.push(`Legacy tax, Node ${version}, ${cpus()[0]?.model ?? '?'} (${cpus().length} cores), ${new Date().toISOString()}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}  `)
+  const args = process.argv.slice(2)
+  lines.push(`Command: \`npm run bench:legacy${args.length ? ' -- ' + args.join(' ') : ''}\`  `)
+  lines.push(`${rounds} interleaved rounds of ${duration} s, wrk -t1 -c50, GET /legacy (an Express 5 route answering res.json())\n`)
+  lines.push('| Express route | CPU µs/req | Express alone ÷ this (paired) | req/s | p99 ms |', '|---|---:|---:|---:|---:|')
   for (const v of VARIANTS) {
     const cpu = samples[v.id].map((s) => s.cpuUs)
     const ratio = v.id === 'alone' ? 1 : pairedCpuRatio(cpu, alone)
     const row = [v.label, median(cpu).toFixed(1), ratio.toFixed(2), Math.round(median(samples[v.id].map((s) => s.rps))).toLocaleString('en-US'), median(samples[v.id].map((s) => s.p99)).toFixed(2)]
-    console.log(`| ${row.join(' | ')} |`)
+    lines.push(`| ${row.join(' | ')} |`)
   }
+  const major = version.slice(1).split('.')[0]
+  const file = path.join(ROOT, 'bench', 'results', `legacy-tax-node${major}.md`)
+  writeFileSync(file, lines.join('\n') + '\n')
+  console.log('\n' + lines.join('\n') + `\n\n(written to ${path.relative(ROOT, file)})`)
 }
 
 main().catch((err) => {

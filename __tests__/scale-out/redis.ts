@@ -1,6 +1,7 @@
 import http from 'node:http'
 import { hasRedisServer, startRedisServer, type RedisServer, type RedisServerOptions } from '../../examples/scale-out/redis-server.js'
 import { runExample, type RunningExample } from '../helpers/run-example.js'
+import { after, request as transportRequest, sleep } from '../helpers/transport.js'
 
 /**
  * Whether these tests can run: a `redis-server` binary is needed (a real Redis, never a mock). Without
@@ -67,33 +68,22 @@ export interface Answer {
  * One request on a fresh connection (the cluster primary hands each connection to the next worker),
  * failing after `timeoutMs` rather than hanging.
  */
-export function request(
+export async function request(
   url: string,
   options: { method?: string; cookie?: string; body?: unknown; timeoutMs?: number } = {},
 ): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body)
-    const headers: http.OutgoingHttpHeaders = {}
-    if (options.cookie) headers.cookie = options.cookie
-    if (payload !== undefined) headers['content-type'] = 'application/json'
-    const req = http.request(url, { method: options.method ?? 'GET', agent: false, headers }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (body += chunk))
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          pid: Number(res.headers['x-worker-pid']),
-          headers: res.headers,
-          body,
-          json: () => JSON.parse(body),
-        }),
-      )
-    })
-    req.setTimeout(options.timeoutMs ?? 5000, () => req.destroy(new Error(`no answer within ${options.timeoutMs ?? 5000} ms: ${url}`)))
-    req.on('error', reject)
-    req.end(payload)
-  })
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body)
+  const headers: http.OutgoingHttpHeaders = {}
+  if (options.cookie) headers.cookie = options.cookie
+  if (payload !== undefined) headers['content-type'] = 'application/json'
+  const timeoutMs = options.timeoutMs ?? 5000
+  const answer = transportRequest(url, { method: options.method ?? 'GET', headers }, payload)
+  const { res, body } = await Promise.race([
+    answer,
+    after(timeoutMs, undefined).then(() => Promise.reject(new Error(`no answer within ${timeoutMs} ms: ${url}`))),
+  ])
+  const text = body.toString('utf8')
+  return { status: res.statusCode ?? 0, pid: Number(res.headers['x-worker-pid']), headers: res.headers, body: text, json: () => JSON.parse(text) }
 }
 
 /** POST /login; resolves with the session cookie and the pid of the worker that logged in. */
@@ -121,11 +111,9 @@ export async function onEveryWorker(urls: string[], cookie: string | undefined, 
   return answers
 }
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 /** Poll `check` every 50 ms until it returns a value, or throw after `ms`. */
 export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, ms: number, what: string): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await delay(50)) {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) {
     const value = await check()
     if (value !== undefined) return value
   }
