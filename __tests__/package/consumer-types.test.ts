@@ -148,3 +148,32 @@ describe('a Node-only TypeScript consumer of the packed package (lib ES2022, typ
     expect(stdout).not.toMatch(/lib\.dom\.d\.ts/)
   }, 180_000)
 })
+
+// The declarations must also hold under the newest @types/node a user gets with `npm i -D @types/node`
+// (dev dependency `@types/node-newest`): its web-stream types differ from Node 20's (25 changed them).
+describe('a consumer on the newest @types/node', () => {
+  it('type-checks the package declarations (nodenext, skipLibCheck false)', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'efb-newest-types-'))
+    try {
+      const modules = path.join(project, 'node_modules')
+      mkdirSync(path.join(modules, '@types'), { recursive: true })
+      cpSync(packed().dir, path.join(modules, 'express-fetch-bridge'), { recursive: true })
+      symlinkSync(path.join(root, 'node_modules', '@types', 'node-newest'), path.join(modules, '@types', 'node'), 'dir')
+      writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+      const compilerOptions = { lib: ['ES2022'], types: ['node'], skipLibCheck: false, strict: true, noEmit: true, target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext' }
+      writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }))
+      writeFileSync(
+        path.join(project, 'consumer.ts'),
+        "import { fetchBridge, expressMiddleware, migrationReport } from 'express-fetch-bridge'\nimport { attachWebSockets } from 'express-fetch-bridge/websocket'\nvoid [fetchBridge, expressMiddleware, migrationReport, attachWebSockets]\n",
+      )
+      const { stdout } = await promisify(execFile)(process.execPath, [tsc, '-p', project, '--pretty', 'false', '--listFiles'], { encoding: 'utf8' }).catch(
+        (err: { stdout?: string; message: string }) => ({ stdout: err.stdout || err.message }),
+      )
+      expect(stdout.split('\n').filter((line) => /error TS\d+/.test(line))).toEqual([])
+      expect(stdout).toMatch(/@types\/node-newest\/index\.d\.ts/)
+      expect(stdout).toMatch(/express-fetch-bridge\/dist\/esm\/index\.d\.ts/)
+    } finally {
+      rmSync(project, { recursive: true, force: true })
+    }
+  }, 120_000)
+})

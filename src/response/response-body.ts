@@ -3,7 +3,6 @@
  * them (Content-Type, length), and the `body` stream of a fixed one.
  */
 
-import type { UnderlyingSource } from 'node:stream/web'
 export type FastBody = string | ArrayBuffer | ArrayBufferView | Blob | URLSearchParams | ReadableStream | null
 /** A fast body whose bytes are known up front. */
 export type FixedBody = Exclude<FastBody, ReadableStream | null>
@@ -56,11 +55,13 @@ async function bytesOf(body: FixedBody): Promise<Uint8Array> {
  * someone reads: until then (`touched` false) a Response built from the stream may take the fixed body
  * back instead.
  */
-export class FixedSource implements UnderlyingSource<Uint8Array> {
+// No `implements UnderlyingSource`: the published declarations must hold under every @types/node, whose
+// UnderlyingSource types differ between majors (25 changed `pull`'s controller type).
+export class FixedSource {
   touched = false
   constructor(readonly body: FixedBody) {}
 
-  pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> | void {
+  pull(controller: { enqueue(chunk: Uint8Array): void; close(): void }): Promise<void> | void {
     this.touched = true
     return bytesOf(this.body).then((bytes) => {
       if (bytes.byteLength > 0) controller.enqueue(bytes)
