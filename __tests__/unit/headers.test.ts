@@ -1,5 +1,6 @@
 import fc from 'fast-check'
-import { flattenHeaders, flattenInit, indexOfHeader, removeHeader, type FlatHeaders } from '../../src/core/headers'
+import { indexOfHeader, removeHeader, type FlatHeaders } from '../../src/core/headers'
+import { flattenHeaders, flattenInit } from '../../src/core/light-headers'
 import type { HeadersInit } from '../../src/core/fetch-types'
 
 // Oracle: the platform Headers class. A flat list is what the serializer writes; written to the
@@ -90,6 +91,21 @@ describe('flattenInit against new Headers(init)', () => {
     expect(thrownName(() => new Headers(init as unknown as HeadersInit))).toBe('TypeError')
     expect(thrownName(() => flat(init as unknown as HeadersInit))).toBe('TypeError')
   })
+
+  it.each([[5], ['text'], [true], [[new Set(['a'])]], [new Map([['a', '1']])]])(
+    'rejects or reads %j as Headers does (the same error message)',
+    (init) => {
+      const message = (fn: () => unknown) => {
+        try {
+          fn()
+        } catch (err) {
+          return (err as Error).message
+        }
+        return undefined
+      }
+      expect(message(() => flat(init as unknown as HeadersInit))).toEqual(message(() => new Headers(init as unknown as HeadersInit)))
+    },
+  )
 
   it('ignores inherited properties of a plain object, as Headers does', () => {
     const init = Object.create({ inherited: 'x' }) as Record<string, string>

@@ -1,7 +1,6 @@
 import { inspect } from 'node:util'
 import fc from 'fast-check'
-import { LightHeaders } from '../../src/core/light-headers.js'
-import { flattenHeaders } from '../../src/core/headers.js'
+import { flattenHeaders, LightHeaders } from '../../src/core/light-headers.js'
 
 // The LightResponse's Headers against the platform's: the same operations, in any order, with any
 // names and values (valid, invalid, odd case, edge whitespace, Set-Cookie), give the same results,

@@ -3,9 +3,11 @@
  * errors, same sorted iteration) kept in a Map, so the dozen `headers.set()` calls of everyday Hono
  * middleware (cors, secure-headers) and the serializer's read cost a Map's work, not the platform's
  * validated, sorted header list built for each response. Platform code that takes it (`new Response(…,
- * { headers })`, `new Headers(h)`, fetch) reads it through its iterator, as any HeadersInit.
+ * { headers })`, `new Headers(h)`, fetch) reads it through its iterator, as any HeadersInit. Also the one
+ * reader of a HeadersInit and of any Headers into a flat list (`flattenInit`, `flattenHeaders`).
  */
 
+import type { HeadersInit } from './fetch-types.js'
 import type { FlatHeaders } from './headers.js'
 
 const PlatformHeaders = globalThis.Headers
@@ -85,25 +87,9 @@ class LightHeadersImpl {
   /** Set-Cookie lines, never combined. */
   #cookies: string[] = []
 
-  constructor(init?: unknown) {
-    if (init === undefined || init === null) return
+  constructor(init?: HeadersInit) {
     const flat: FlatHeaders = []
-    const source = init as Iterable<[string, string]> | Record<string, string>
-    if (typeof (source as Iterable<unknown>)[Symbol.iterator] === 'function') {
-      for (const pair of source as Iterable<[string, string]>) {
-        const list = [...(pair as Iterable<string>)]
-        if (list.length !== 2) {
-          throw new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${list.length}.`)
-        }
-        flat.push(list[0], list[1])
-      }
-    } else if (typeof source === 'object') {
-      for (const key of Object.keys(source)) flat.push(key, (source as Record<string, string>)[key])
-    } else {
-      throw new TypeError(
-        'Headers constructor: Argument 1 could not be converted to one of: sequence<sequence<ByteString>>, record<ByteString, ByteString>.',
-      )
-    }
+    flattenInit(init, flat)
     for (let i = 0; i < flat.length; i += 2) this.append(flat[i], flat[i + 1])
   }
 
@@ -214,9 +200,62 @@ Object.setPrototypeOf(LightHeadersImpl.prototype, PlatformHeaders.prototype)
 /** A Headers object of the cheap kind. */
 export const LightHeaders = LightHeadersImpl as unknown as typeof Headers
 
-/** Appends a LightHeaders' lines to `out` (insertion order, Set-Cookie last); false for other Headers. */
-export function flattenLight(headers: Headers, out: FlatHeaders): boolean {
-  if (!isLight(headers)) return false
-  flatInto(headers, out)
-  return true
+/**
+ * Flatten a HeadersInit (plain object, pair sequence or Headers) without building a Headers object,
+ * with the platform's checks: a pair of other than two items, or an init that is neither an object nor
+ * a sequence, is a TypeError with the platform's message.
+ */
+export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): void {
+  if (init === undefined || init === null) return
+  // WebIDL: an init must be an object first (a string is iterable, but not a sequence of pairs).
+  if (typeof init !== 'object' && typeof init !== 'function') {
+    throw new TypeError(
+      'Headers constructor: Argument 1 could not be converted to one of: sequence<sequence<ByteString>>, record<ByteString, ByteString>.',
+    )
+  }
+  if (init instanceof PlatformHeaders) {
+    flattenHeaders(init, out)
+  } else if (Array.isArray(init)) {
+    for (let i = 0; i < init.length; i++) {
+      const pair = init[i]
+      if (Array.isArray(pair)) {
+        if (pair.length !== 2) throw pairLength(pair.length)
+        out.push(String(pair[0]), String(pair[1]))
+      } else pushPair([...(pair as Iterable<string>)], out)
+    }
+  } else if (typeof (init as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function') {
+    for (const pair of init as unknown as Iterable<Iterable<string>>) pushPair([...pair], out)
+  } else {
+    for (const name in init) {
+      if (Object.prototype.hasOwnProperty.call(init, name)) {
+        out.push(name, String((init as Record<string, string>)[name]))
+      }
+    }
+  }
+}
+
+function pushPair(pair: string[], out: FlatHeaders): void {
+  if (pair.length !== 2) throw pairLength(pair.length)
+  out.push(String(pair[0]), String(pair[1]))
+}
+
+function pairLength(found: number): TypeError {
+  return new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${found}.`)
+}
+
+/**
+ * Flatten a Headers object; Set-Cookie values stay separate lines (iteration keeps them apart). Another
+ * implementation's Headers that only has forEach() gives its Set-Cookie lines through getSetCookie().
+ */
+export function flattenHeaders(headers: Headers, out: FlatHeaders): void {
+  if (isLight(headers)) return flatInto(headers, out)
+  if (typeof headers[Symbol.iterator] === 'function') {
+    for (const [name, value] of headers) out.push(name, value)
+    return
+  }
+  const cookies = typeof headers.getSetCookie === 'function' ? headers.getSetCookie() : undefined
+  headers.forEach((value, name) => {
+    if (cookies === undefined || name.toLowerCase() !== 'set-cookie') out.push(name, value)
+  })
+  if (cookies !== undefined) for (const cookie of cookies) out.push('set-cookie', cookie)
 }

@@ -6,7 +6,8 @@
  */
 
 import type { ServerResponse } from 'node:http'
-import { flattenHeaders, type FlatHeaders } from '../core/headers.js'
+import type { FlatHeaders } from '../core/headers.js'
+import { flattenHeaders } from '../core/light-headers.js'
 import { mergeWithOutgoing } from '../response/outgoing-headers.js'
 import { OriginalResponse } from '../response/response.js'
 

@@ -9,7 +9,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { endFixed, endHead, toBytes } from './fixed-body.js'
-import { flattenHeaders, indexOfHeader, removeHeader, type FlatHeaders } from '../core/headers.js'
+import { indexOfHeader, removeHeader, type FlatHeaders } from '../core/headers.js'
+import { flattenHeaders } from '../core/light-headers.js'
 import { defaultContentType, fillLightState, OriginalResponse, type LightState } from './response.js'
 import { pumpStream } from './stream-pump.js'
 import { ALREADY_SENT_HEADER } from '../core/already-sent.js'

@@ -6,7 +6,7 @@
 
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { flattenHeaders } from '../core/headers.js'
+import { flattenHeaders } from '../core/light-headers.js'
 
 // Framing and handshake headers are ours to write, never the app's.
 const SKIPPED = new Set([
