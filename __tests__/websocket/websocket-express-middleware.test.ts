@@ -16,7 +16,8 @@ describe('expressMiddleware() for WebSocket upgrades', () => {
   beforeAll(async () => {
     const sessions = session({ secret: 'test', resave: false, saveUninitialized: false, store: new session.MemoryStore() })
     const hono = new Hono<{ Bindings: { incoming: http.IncomingMessage & { session?: session.Session & { user?: string } } } }>()
-    hono.use(expressMiddleware((_req: unknown, _res: unknown, next: () => void) => next())) // a global no-op (logging, cors…)
+    // A global middleware that hands on after setting a header (helmet, cors…): the header joins the 101.
+    hono.use(expressMiddleware((_req: unknown, res: express.Response, next: () => void) => (res.setHeader('x-seen-by', 'express'), next())))
     hono.use(expressMiddleware(sessions))
     hono.post('/login', (c) => {
       c.env.incoming.session!.user = 'alice'
@@ -42,6 +43,7 @@ describe('expressMiddleware() for WebSocket upgrades', () => {
   it('upgrades through global Express middleware that hands on', async () => {
     const client = await connect(`ws://127.0.0.1:${port}/open`)
     expect(await client.next()).toBe('hello')
+    expect(client.headers['x-seen-by']).toBe('express')
     client.ws.close()
     await client.closed
   })

@@ -8,7 +8,7 @@ import { bodyUnread, requestAfterParse } from './express-body.js'
 import { bodyConsumed } from '../request/rebuilt-body.js'
 import { lendBody, takeBack } from '../request/body-hand-over.js'
 import { runChain, type ExpressHandler } from './express-chain.js'
-import { isUpgradeEnv, refusalFrom, standInResponse } from './upgrade-response.js'
+import { isUpgradeEnv, joinStandIn, refusalFrom, standInResponse } from './upgrade-response.js'
 import { toHonoError } from './express-errors.js'
 import { lengthVisibleToMiddleware, mergeOutgoingInto } from './express-headers.js'
 import type { ExpressBindings, OrFallback } from '../bridge/options.js'
@@ -165,7 +165,8 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
     if (lateError !== undefined) throw toHonoError(lateError)
     if (!viaBridge) {
       mergeOutgoingInto(c, res)
-      if (!upgrade && res.writeHead !== ServerResponse.prototype.writeHead) lengthVisibleToMiddleware(res)
+      if (upgrade) joinStandIn(c.res, res)
+      else if (res.writeHead !== ServerResponse.prototype.writeHead) lengthVisibleToMiddleware(res)
     }
   }
   return middleware as ExpressMiddleware<any>

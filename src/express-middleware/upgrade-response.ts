@@ -38,14 +38,32 @@ export function standInResponse(req: IncomingMessage): ServerResponse {
   return res
 }
 
+/** Each header set on the stand-in, one `(name, value)` call per line (Set-Cookie lines apart). */
+function eachHeader(res: ServerResponse, use: (name: string, value: string) => void): void {
+  const set = res.getHeaders()
+  for (const name of Object.keys(set)) {
+    const value = set[name]
+    if (value === undefined) continue
+    for (const one of Array.isArray(value) ? value : [String(value)]) use(name, one)
+  }
+}
+
 /** What the middleware answered on the stand-in, as the Response that refuses the upgrade (no body). */
 export function refusalFrom(res: ServerResponse): Response {
   const headers = new Headers()
-  const sent = res.getHeaders()
-  for (const name of Object.keys(sent)) {
-    const value = sent[name]
-    if (value === undefined) continue
-    for (const one of Array.isArray(value) ? value : [String(value)]) headers.append(name, one)
-  }
+  eachHeader(res, (name, value) => headers.append(name, value))
   return new Response(null, { status: res.statusCode, headers })
+}
+
+/**
+ * The middleware handed on: the headers it set on the stand-in that the handshake answer lacks join
+ * it, as writeHead would have sent them beside a response's own (the answer's value wins; Set-Cookie
+ * and Vary were merged before, by mergeOutgoingInto).
+ */
+export function joinStandIn(answer: Response, res: ServerResponse): void {
+  const headers = answer.headers
+  const own = new Set(headers.keys())
+  eachHeader(res, (name, value) => {
+    if (!own.has(name)) headers.append(name, value)
+  })
 }
