@@ -24,15 +24,26 @@ export function isMiddleware(handler: any): boolean {
  * and the trailing slash dropped under `strict: false`).
  */
 export function honoMatches(hono: HonoRoutes, method: string, target: string): HonoRoute[] {
-  const path =
-    typeof hono.getPath === 'function'
-      ? hono.getPath({ url: 'http://localhost' + target }, { env: {} })
-      : target.split('?')[0]
-  const [matches] = hono.router.match(method === 'HEAD' ? 'GET' : method, path)
   const routes: HonoRoute[] = []
-  for (const match of matches) {
+  for (const match of routerMatches(hono, method, honoPath(hono, target))) {
     const route = match[0][1]
     if (route !== undefined && !isMiddleware(route.handler)) routes.push(route)
   }
   return routes
+}
+
+// Reused: getPath reads only `url`, and nothing keeps the object (this runs on the bridge's hot path).
+const scratch = { url: '' }
+const NO_ENV = { env: {} }
+
+/** The path Hono routes `target` (path and query) on: its own `getPath` (percent-decoding, `strict`). */
+export function honoPath(hono: HonoRoutes, target: string): string {
+  if (typeof hono.getPath !== 'function') return target.split('?')[0]
+  scratch.url = 'http://localhost' + target
+  return hono.getPath(scratch, NO_ENV)
+}
+
+/** Every handler (middleware and routes) Hono's router matches for `method path`; HEAD routes as GET. */
+export function routerMatches(hono: HonoRoutes, method: string, path: string): Array<[[unknown, HonoRoute?], unknown]> {
+  return hono.router.match(method === 'HEAD' ? 'GET' : method, path)[0]
 }
