@@ -7,6 +7,7 @@
  *   npm run bench:legacy [-- --rounds 5 --duration 3 --node PATH]
  */
 import { cpus, loadavg } from 'node:os'
+import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { buildServers, ROOT } from './build.js'
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
   }
   const alone = samples.alone.map((s) => s.cpuUs)
   const lines: string[] = []
-  const version = (await import('node:child_process')).execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
+  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
   lines.push(`Legacy tax, Node ${version}, ${cpus()[0]?.model ?? '?'} (${cpus().length} cores), ${new Date().toISOString()}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}  `)
   const args = process.argv.slice(2)
   lines.push(`Command: \`npm run bench:legacy${args.length ? ' -- ' + args.join(' ') : ''}\`  `)

@@ -1,4 +1,4 @@
-import { describeWithRedis, request, startCluster, useRedis, type Answer, type Cluster } from './redis.js'
+import { describeWithRedis, request, useClusters, useRedis, type Answer } from './redis.js'
 
 const LIMIT = 6
 
@@ -9,17 +9,7 @@ const remaining = (res: Answer) => Number(/r=(\d+)/.exec(String(res.headers.rate
 // route) answers: one limit, not one per worker.
 describeWithRedis('rate limit shared across workers and sides', () => {
   const redis = useRedis()
-  let clusters: Cluster[] = []
-  beforeAll(async () => {
-    clusters = await Promise.all(
-      (['middleware', 'front-door'] as const).map((mode) =>
-        startCluster({ REDIS_URL: redis().url, MODE: mode, REDIS_PREFIX: `${mode}:`, RATE_LIMIT: String(LIMIT) }),
-      ),
-    )
-  }, 60_000)
-  afterAll(async () => {
-    await Promise.all(clusters.map((c) => c.stop()))
-  })
+  const clusters = useClusters(redis, { RATE_LIMIT: String(LIMIT) })
 
   it.each([
     ['middleware', 0],

@@ -1,23 +1,15 @@
-import { describeWithRedis, eventually, login, onEveryWorker, request, startCluster, useRedis, type Cluster } from './redis.js'
+import { describeWithRedis, eventually, login, onEveryWorker, request, useClusters, useRedis } from './redis.js'
 
 // Redis stopped mid-run, then started again on the same port: what needs it gets a clear 503 (no
 // request hangs: the client has no offline queue), nothing crashes, and everything recovers — the
 // session too, as this Redis persists it (appendonly, as a production Redis would).
 describeWithRedis('Redis unavailable mid-run', () => {
   const redis = useRedis({ persist: true })
-  const clusters: Cluster[] = []
+  const clusters = useClusters(redis)
   const cookies: string[] = []
   beforeAll(async () => {
-    clusters.push(
-      ...(await Promise.all(
-        (['middleware', 'front-door'] as const).map((mode) => startCluster({ REDIS_URL: redis().url, MODE: mode, REDIS_PREFIX: `${mode}:` })),
-      )),
-    )
     for (const cluster of clusters) cookies.push((await login(cluster.url, 'dave')).cookie)
   }, 60_000)
-  afterAll(async () => {
-    await Promise.all(clusters.map((c) => c.stop()))
-  })
 
   it('answers 503 in both modes while it is down, keeps the same workers, and recovers when it is back', async () => {
     const workersBefore = await Promise.all(clusters.map(async (c) => new Set((await onEveryWorker([c.url + '/api/health'], undefined, 2)).map((r) => r.pid))))

@@ -50,6 +50,27 @@ export interface Cluster extends RunningExample {
   primary: number
 }
 
+/** The example's two modes, in the order useClusters() returns their clusters. */
+export const MODES = ['middleware', 'front-door'] as const
+
+/**
+ * One cluster per mode for the enclosing describe(), both on `redis` (their keys apart by prefix),
+ * started before its tests and stopped after them.
+ */
+export function useClusters(redis: () => RedisServer, env: Record<string, string> = {}): Cluster[] {
+  const clusters: Cluster[] = []
+  beforeAll(async () => {
+    const started = await Promise.all(
+      MODES.map((mode) => startCluster({ REDIS_URL: redis().url, MODE: mode, REDIS_PREFIX: `${mode}:`, ...env })),
+    )
+    clusters.push(...started)
+  }, 60_000)
+  afterAll(async () => {
+    await Promise.all(clusters.map((c) => c.stop()))
+  })
+  return clusters
+}
+
 /** `npm run example:scale-out` with PORT=0 and the given env; resolves once every worker listens. */
 export async function startCluster(env: Record<string, string>): Promise<Cluster> {
   const running = await runExample('examples/scale-out/server.ts', { WORKERS: '2', ...env }, 40_000)

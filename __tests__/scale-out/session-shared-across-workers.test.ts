@@ -1,24 +1,13 @@
-import { describeWithRedis, login, onEveryWorker, request, startCluster, useRedis, type Cluster } from './redis.js'
+import { describeWithRedis, login, MODES, onEveryWorker, request, useClusters, useRedis } from './redis.js'
 
 // One connect-redis store behind the Express routes and the Hono routes of every worker, in both
 // modes: Express's session middleware before the bridge, or expressMiddleware(session) in front-door Hono.
 describeWithRedis('sessions shared across workers and sides', () => {
   const redis = useRedis()
-  const clusters: Partial<Record<'middleware' | 'front-door', Cluster>> = {}
-  beforeAll(async () => {
-    const [middleware, frontDoor] = await Promise.all([
-      startCluster({ REDIS_URL: redis().url, MODE: 'middleware', REDIS_PREFIX: 'mw:' }),
-      startCluster({ REDIS_URL: redis().url, MODE: 'front-door', REDIS_PREFIX: 'fd:' }),
-    ])
-    clusters.middleware = middleware
-    clusters['front-door'] = frontDoor
-  }, 60_000)
-  afterAll(async () => {
-    await Promise.all(Object.values(clusters).map((c) => c?.stop()))
-  })
+  const clusters = useClusters(redis)
 
-  describe.each(['middleware', 'front-door'] as const)('%s mode', (mode) => {
-    const url = () => clusters[mode]!.url
+  describe.each(MODES)('%s mode', (mode) => {
+    const url = () => clusters[MODES.indexOf(mode)]!.url
     const sides = () => [url() + '/api/me', url() + '/legacy/me']
 
     it.each([

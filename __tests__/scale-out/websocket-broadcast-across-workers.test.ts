@@ -1,21 +1,15 @@
 import WebSocket from 'ws'
 import { onEachWorker, openHonoSocket, openSocketIo, type Client, type IoMessage, type WsMessage } from './clients.js'
-import { describeWithRedis, login, request, startCluster, useRedis, type Cluster } from './redis.js'
+import { describeWithRedis, login, request, useClusters, useRedis } from './redis.js'
 
 // A message published on one worker reaches the clients of every worker: Hono upgradeWebSocket
 // clients through Redis pub/sub, socket.io clients through @socket.io/redis-adapter.
 describeWithRedis('WebSocket broadcast across workers', () => {
   const redis = useRedis()
-  let clusters: Cluster[] = []
+  const clusters = useClusters(redis)
   const clients: Array<Client<unknown>> = []
-  beforeAll(async () => {
-    clusters = await Promise.all(
-      (['middleware', 'front-door'] as const).map((mode) => startCluster({ REDIS_URL: redis().url, MODE: mode, REDIS_PREFIX: `${mode}:` })),
-    )
-  }, 60_000)
-  afterAll(async () => {
+  afterAll(() => {
     for (const client of clients) client.close()
-    await Promise.all(clusters.map((c) => c.stop()))
   })
 
   it.each([
