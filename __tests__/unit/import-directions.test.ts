@@ -9,9 +9,10 @@ const ALLOWED: Record<string, string[]> = {
   core: [],
   request: ['core'],
   response: ['core', 'request'],
-  bridge: ['core', 'request', 'response'],
+  http2: ['core', 'request', 'response'],
+  bridge: ['core', 'request', 'response', 'http2'],
   'express-middleware': ['core', 'request', 'response', 'bridge'],
-  websocket: ['core', 'request', 'response', 'bridge'],
+  websocket: ['core', 'request', 'response', 'bridge', 'http2'],
   migration: ['core', 'bridge'],
 }
 

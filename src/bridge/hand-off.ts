@@ -8,6 +8,7 @@ import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
 import { handOver } from '../request/body-hand-over.js'
 import { NOBODY_BEHIND } from '../core/process-shared.js'
 import { forHttp1Code } from '../http2/http2-express.js'
+import { isHttp2Listen, listenHttp2 } from '../http2/http2-listen.js'
 
 /**
  * Marks a `next` that stands for "nobody behind the bridge" (the `onDispatch` wrapper's on a bare
@@ -93,13 +94,17 @@ function statusOf(err: unknown): number {
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500
 }
 
-/** `handler.listen(...)`: `http.createServer(handler).listen(...)`, like Express's `app.listen`. */
+/**
+ * `handler.listen(...)`: `http.createServer(handler).listen(...)`, like Express's `app.listen`; with
+ * `{ http2 }` an HTTP/2 server (http2/http2-listen.ts).
+ */
 export function withListen(
   handler: (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void,
 ): BridgeHandler {
   const listen = function listen(...args: unknown[]): Server {
+    if (isHttp2Listen(args)) return listenHttp2(handler, args) as unknown as Server
     const server = createServer(handler)
     return server.listen(...(args as Parameters<Server['listen']>))
   }
-  return Object.assign(handler, { listen: listen as Server['listen'] })
+  return Object.assign(handler, { listen: listen as BridgeHandler['listen'] })
 }

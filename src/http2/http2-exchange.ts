@@ -41,6 +41,18 @@ const STATUS_MESSAGE: PropertyDescriptor = {
   set() {},
 }
 
+/**
+ * `writableFinished` as on HTTP/1.1: the response was ended and sent. node:http2's reports the
+ * stream's writable side, which a reset also finishes, so a request cancelled by the client
+ * (RST_STREAM) would not abort `request.signal`.
+ */
+const WRITABLE_FINISHED: PropertyDescriptor = {
+  configurable: true,
+  get(this: H2Response) {
+    return this.writableEnded && this.stream.writableFinished
+  },
+}
+
 /** Prepare an HTTP/2 request and its response for the bridge (idempotent: bridges can be nested). */
 export function fromHttp2(req: IncomingMessage, res: ServerResponse): void {
   const r = req as unknown as H2Request
@@ -67,6 +79,7 @@ export function fromHttp2(req: IncomingMessage, res: ServerResponse): void {
   s.setHeader = setHeader as H2Response['setHeader']
   if (nativeAppendHeader !== undefined) (s as { appendHeader?: unknown }).appendHeader = appendHeader
   Object.defineProperty(s, 'statusMessage', STATUS_MESSAGE)
+  Object.defineProperty(s, 'writableFinished', WRITABLE_FINISHED)
 }
 
 /** Whether a field is dropped on HTTP/2; a `Connection` value's names are remembered and dropped too. */
