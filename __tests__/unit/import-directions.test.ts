@@ -12,7 +12,7 @@ const ALLOWED: Record<string, string[]> = {
   http2: ['core', 'request', 'response'],
   bridge: ['core', 'request', 'response', 'http2'],
   'express-middleware': ['core', 'request', 'response', 'bridge'],
-  websocket: ['core', 'request', 'response', 'bridge', 'http2'],
+  websocket: ['core', 'request', 'response', 'bridge'],
   migration: ['core', 'bridge'],
 }
 
