@@ -102,19 +102,18 @@ describe.each(expressVersions)('%s behind the front door, HTTP/2 and HTTP/1.1', 
       s.views = (s.views ?? 0) + 1
       res.json({ views: s.views, id: req.sessionID })
     })
-    app.get('/file', (req, res) => res.sendFile(path.join(STATIC, 'site.css'), { lastModified: false }))
-    app.get('/big', (req, res) => res.type('text').send('compressible '.repeat(500)))
+    app.get('/file', (_req, res) => res.sendFile(path.join(STATIC, 'site.css'), { lastModified: false }))
+    app.get('/big', (_req, res) => res.type('text').send('compressible '.repeat(500)))
     app.get('/helmet', (req, res) => res.send(`host=${req.hostname} secure=${req.secure} ip=${req.ip}`))
-    app.get('/cors', (req, res) => res.json({ ok: true }))
-    app.put('/cors', (req, res) => res.json({ put: true }))
+    app.get('/cors', (_req, res) => res.json({ ok: true }))
+    app.put('/cors', (_req, res) => res.json({ put: true }))
     const upload = multer({ storage: multer.memoryStorage() })
     app.post('/upload', upload.single('file'), (req, res) => {
       res.json({ title: req.body.title, size: req.file?.size, name: req.file?.originalname })
     })
     app.get('/old', (req, res) => res.redirect(301, `/new?from=${req.query.x}`))
-    app.get('/fail', (req, res, next) => next(Object.assign(new Error('broken'), { status: 422 })))
-    app.use((err: Error & { status?: number }, req: unknown, res: { status(n: number): { json(v: unknown): void } }, next: unknown) => {
-      void next
+    app.get('/fail', (_req, _res, next) => next(Object.assign(new Error('broken'), { status: 422 })))
+    app.use((err: Error & { status?: number }, _req: unknown, res: { status(n: number): { json(v: unknown): void } }, _next: unknown) => {
       res.status(err.status ?? 500).json({ error: err.message })
     })
     const hono = new Hono()

@@ -38,7 +38,9 @@ it('an Express app with app.use(fetchBridge(hono)) inside serves HTTP/2 as the f
 it('a bridge inside a Connect app serves HTTP/2 directly', async () => {
   const app = connect()
   app.use(fetchBridge(hono()) as unknown as connect.NextHandleFunction)
-  app.use((req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => res.end(`connect ${req.url}`))
+  app.use((req, res) => {
+    res.end(`connect ${req.url}`)
+  })
   const srv = await listenH2(http2.createServer(app as unknown as H2Handler), false)
   try {
     expect((await h2Fetch(srv.origin, { ':path': '/api/hello' })).text).toBe(`hono 127.0.0.1:${srv.port}`)
