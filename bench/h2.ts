@@ -39,6 +39,14 @@ interface Sample {
   cpuUs: number
 }
 
+/** The command line as run, without this machine's paths (`--node <path>` shows the version instead). */
+function shownArgs(): string {
+  const args = process.argv.slice(2)
+  const i = args.indexOf('--node')
+  if (i !== -1) args[i + 1] = `<node ${spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()} binary>`
+  return args.join(' ')
+}
+
 const echoFile = path.join(tmpdir(), `bench-h2-echo-${process.pid}.json`)
 
 function h2load(s: RunningServer, route: string, seconds: number): Promise<Sample> {
