@@ -101,7 +101,7 @@ async function main(): Promise<void> {
       `# HTTP/2 benchmark, Node ${nodeVersion}`,
       '',
       `Date: ${new Date().toISOString()}. Machine: ${cpu ?? 'unknown'}, ${cpus().length} cores, load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')} (a shared, noisy machine: read the paired ratios).`,
-      `Command: \`npm run bench:h2 -- ${process.argv.slice(2).join(' ')}\` (${h2v}; h2c, ${clients} connections × ${streams} concurrent streams, ${rounds} interleaved rounds of ${duration} s after a 2 s warm-up per route; server on CPU 0, h2load on CPU 1).`,
+      `Command: \`npm run bench:h2 -- ${shownArgs()}\` (${h2v}; h2c, ${clients} connections × ${streams} concurrent streams, ${rounds} interleaved rounds of ${duration} s after a 2 s warm-up per route; server on CPU 0, h2load on CPU 1).`,
       '',
       'CPU per request is the server process\'s utime + stime ÷ requests completed; the ratio is the median of the per-round ratios (bridge ÷ @hono/node-server, below 1 = the bridge uses less CPU).',
       '',
