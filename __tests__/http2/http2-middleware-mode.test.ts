@@ -2,7 +2,8 @@ import http2 from 'node:http2'
 import connect from 'connect'
 import express from 'express'
 import { Hono } from 'hono'
-import { fetchBridge } from '../../src/index.js'
+import helmet from 'helmet'
+import { expressMiddleware, fetchBridge, type HttpBindings } from '../../src/index.js'
 import { h2Fetch, listenH2 } from '../helpers/h2.js'
 
 // Middleware mode on HTTP/2. Express 4 and 5 cannot be an http2 server's handler: they replace the
@@ -46,6 +47,22 @@ it('a bridge inside a Connect app serves HTTP/2 directly', async () => {
     expect((await h2Fetch(srv.origin, { ':path': '/api/hello' })).text).toBe(`hono 127.0.0.1:${srv.port}`)
     expect((await h2Fetch(srv.origin, { ':method': 'POST', ':path': '/api/echo' }, 'body')).text).toBe('echo:body')
     expect((await h2Fetch(srv.origin, { ':path': '/other' })).text).toBe('connect /other')
+  } finally {
+    await srv.close()
+  }
+})
+
+it('expressMiddleware() inside Hono runs Express middleware on HTTP/2 requests', async () => {
+  const app = new Hono<{ Bindings: HttpBindings }>()
+  app.post('/parsed', expressMiddleware(express.json()), (c) => c.json({ body: c.env.incoming.body, host: c.req.header('host') }))
+  app.get('/helmet', expressMiddleware(helmet()), (c) => c.text('secured'))
+  const srv = await listenH2(http2.createServer(fetchBridge(app) as unknown as H2Handler), false)
+  try {
+    const parsed = await h2Fetch(srv.origin, { ':method': 'POST', ':path': '/parsed', 'content-type': 'application/json' }, '{"a":2}')
+    expect(JSON.parse(parsed.text)).toEqual({ body: { a: 2 }, host: `127.0.0.1:${srv.port}` })
+    const secured = await h2Fetch(srv.origin, { ':path': '/helmet' })
+    expect(secured.text).toBe('secured')
+    expect(secured.headers['x-content-type-options']).toBe('nosniff')
   } finally {
     await srv.close()
   }

@@ -11,7 +11,7 @@ const ALLOWED: Record<string, string[]> = {
   response: ['core', 'request'],
   http2: ['core', 'request', 'response'],
   bridge: ['core', 'request', 'response', 'http2'],
-  'express-middleware': ['core', 'request', 'response', 'bridge'],
+  'express-middleware': ['core', 'request', 'response', 'bridge', 'http2'],
   websocket: ['core', 'request', 'response', 'bridge'],
   migration: ['core', 'bridge'],
 }
