@@ -96,8 +96,7 @@ export interface BridgeHandler {
    * @example
    * fetchBridge(hono, { fallback: expressApp }).listen({ port: 8443, http2: { key, cert } })
    */
-  listen: ((options: Http2ListenOptions, listening?: () => void) => Http2SecureServer | Http2Server) &
-    Server['listen']
+  listen: ((options: Http2ListenOptions, listening?: () => void) => Http2SecureServer | Http2Server) & Server['listen']
 }
 
 /**

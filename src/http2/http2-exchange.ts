@@ -85,7 +85,7 @@ export function fromHttp2(req: IncomingMessage, res: ServerResponse): void {
 /** Whether a field is dropped on HTTP/2; a `Connection` value's names are remembered and dropped too. */
 function dropped(res: H2Response, name: string, value: unknown): boolean {
   const lower = name.toLowerCase()
-  if (!isConnectionSpecific(lower, value)) return (res[NAMED]?.includes(lower)) === true
+  if (!isConnectionSpecific(lower, value)) return res[NAMED]?.includes(lower) === true
   if (lower === 'connection') (res[NAMED] ??= []).push(...connectionTokens(value))
   return true
 }

@@ -42,7 +42,9 @@ export function isHttp2Listen(args: unknown[]): boolean {
 export function listenHttp2(handler: Handler, args: unknown[]): Http2Server | Http2SecureServer {
   const { http2: kind, ...where } = args[0] as Http2ListenOptions
   if (kind !== true && (typeof kind !== 'object' || kind === null)) {
-    throw new TypeError('listen: http2 must be true (h2c) or the TLS options of http2.createSecureServer ({ key, cert })')
+    throw new TypeError(
+      'listen: http2 must be true (h2c) or the TLS options of http2.createSecureServer ({ key, cert })',
+    )
   }
   const listener = handler as unknown as (req: Http2ServerRequest, res: Http2ServerResponse) => void
   const server: Http2Server | Http2SecureServer =
