@@ -13,6 +13,8 @@ import {
   isHonoFetch,
   isUnmatched,
   NOT_FOUND,
+  cannotCheckRoutes,
+  routedTarget,
   unmatchedCheck,
   withNotFoundHeaders,
 } from './fallthrough.js'
@@ -21,7 +23,7 @@ import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } fr
 import { BadRequestError } from '../core/errors.js'
 import { noteUnfinishedBody } from '../request/drain.js'
 import { createRequest } from '../request/request.js'
-import { appTarget, isPlainTarget, type ExpressLikeRequest } from '../request/url.js'
+import type { ExpressLikeRequest } from '../request/url.js'
 import { installGlobals } from './globals.js'
 import { BRIDGE_ENV, REAL_REQUEST } from '../core/process-shared.js'
 import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.js'
@@ -93,7 +95,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const { origin, keepMountPath, env: envFactory, fallback, drain, overrideGlobalObjects, replayLimit } = opts
 
   const fallthrough = opts.fallthrough
-  const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app) : undefined
+  const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app, opts.honoMiddleware) : undefined
+  if (unmatched === undefined && options?.honoMiddleware === 'routes') throw cannotCheckRoutes(fallthrough)
   // At once, not on the first request: code that builds a Request or Response before any request
   // arrives (start-up, a test) gets the same classes the app will.
   if (overrideGlobalObjects) installGlobals()
@@ -114,11 +117,10 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       if (replayLimit !== REPLAY_LIMIT) noteReplayLimit(req, replayLimit)
     }
 
-    // A request nothing in the Hono app would run for goes on at once, before a Request is built.
-    // (Origin-form targets only: others take requestUrl()'s full path.)
-    if (unmatched !== undefined && req.url?.charCodeAt(0) === 47 && someoneBehind(next, fallback)) {
-      const target = appTarget(req as ExpressLikeRequest, keepMountPath)
-      if (isPlainTarget(target) && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
+    // A request the Hono app has no route for goes on at once, before a Request is built (fallthrough.ts).
+    if (unmatched !== undefined && someoneBehind(next, fallback)) {
+      const target = routedTarget(req as ExpressLikeRequest, keepMountPath)
+      if (target !== undefined && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
     }
 
     let request: Request

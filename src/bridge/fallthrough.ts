@@ -13,7 +13,17 @@ export const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge/not-found')
 const PROBE: unique symbol = Symbol('express-fetch-bridge/not-found-probe')
 
 import type { HonoAppShape } from '../core/app-kinds.js'
-import { honoPath, isMiddleware, routerMatches, type HonoRoutes } from '../core/hono-routes.js'
+import {
+  firstSegment,
+  firstSegments,
+  honoPath,
+  isEveryPathMiddleware,
+  routeForPath,
+  routerMatches,
+  type HonoRoutes,
+} from '../core/hono-routes.js'
+import type { HonoMiddleware } from './options.js'
+import { appTarget, isPlainTarget, requestUrl, type ExpressLikeRequest } from '../request/url.js'
 
 type Handler = (...args: any[]) => any
 
@@ -112,34 +122,64 @@ export function fallthroughFetch(app: HonoLike): Handler {
 }
 
 /**
- * "Nothing in the app would run for this request": no route and no middleware of the app matches
- * it, so Hono would only call its not-found handler and the request would be handed on. Decided
- * with Hono's own `getPath` and router, without building a Request (the legacy routes behind the
- * bridge stop paying for one). Undefined when the app routes on something else (a custom `getPath`
- * may read headers). While the app has middleware for every path (`app.use(mw)`), every request runs
- * it and the check answers false without matching.
+ * The hand-on rule, decided before a Request is built (the app and `env()` never run for a request it
+ * hands on, and `next()` is called in the same tick): with `honoMiddleware: 'routes'`, a request to a
+ * path the app has no route for (core/hono-routes.ts `routeForPath`, any method); in both settings, a
+ * request nothing of the app matches (no route, no middleware, for its method). Read with Hono's own
+ * `getPath` and router. Undefined when the app routes on something else (a custom `getPath` may read
+ * headers): such an app runs for every request.
  */
-export function unmatchedCheck(app: HonoLike): ((method: string, target: string) => boolean) | undefined {
+export function unmatchedCheck(
+  app: HonoLike,
+  honoMiddleware: HonoMiddleware,
+): ((method: string, target: string) => boolean) | undefined {
   const hono = app as unknown as HonoRoutes
   if (typeof hono.getPath !== 'function' || !isHonosOwnGetPath(app, hono.getPath)) return undefined
+  const hasRoute = honoMiddleware === 'routes' ? routeForPath(hono) : undefined
   let counted = -1
   let everyPath = false
   let firsts: Set<string> | undefined
   return (method, target) => {
+    const path = honoPath(hono, target)
+    if (hasRoute !== undefined && !hasRoute(method, path)) return true
     const routes = hono.routes
     if (routes.length !== counted) {
       counted = routes.length
-      everyPath = routes.some((route) => (route.path === '/*' || route.path === '*') && isMiddleware(route.handler))
+      everyPath = routes.some(isEveryPathMiddleware)
       firsts = firstSegments(routes)
     }
     if (everyPath) return false
-    const path = honoPath(hono, target)
-    // Hono's router matches case-sensitively from the first segment: one no route starts with is
-    // answered by a Set, not by the router's regexp over every route (3 µs at 2,000 routes).
     if (firsts !== undefined && !firsts.has(firstSegment(path))) return true
     return routerMatches(hono, method, path).length === 0
   }
 }
+
+/** Why `honoMiddleware: 'routes'` cannot be honoured for an app: it runs for every request. */
+export function cannotCheckRoutes(fallthrough: boolean): TypeError {
+  return new TypeError(
+    fallthrough
+      ? "fetchBridge: honoMiddleware: 'routes' needs a Hono app routing with Hono's own getPath; this app " +
+          'runs for every request (drop the option, or pass a Hono app without a custom getPath)'
+      : "fetchBridge: honoMiddleware: 'routes' needs fallthrough; with fallthrough: false the app runs for every request",
+  )
+}
+
+/**
+ * The path and query the app would route `req` on, as its Request's URL holds them (a raw or escaped
+ * target normalised as the URL parser does); undefined for a target the app must not get.
+ */
+export function routedTarget(req: ExpressLikeRequest, keepMountPath: boolean): string | undefined {
+  if (req.url?.charCodeAt(0) === 47) {
+    const target = appTarget(req, keepMountPath)
+    if (isPlainTarget(target)) return target
+  }
+  try {
+    return requestUrl(req, ORIGIN, keepMountPath).slice(ORIGIN.length)
+  } catch {
+    return undefined
+  }
+}
+const ORIGIN = 'http://h'
 
 /** Whether `getPath` is one of Hono's own (strict or not), read off fresh apps of the same class. */
 function isHonosOwnGetPath(app: HonoLike, getPath: unknown): boolean {
@@ -150,24 +190,4 @@ function isHonosOwnGetPath(app: HonoLike, getPath: unknown): boolean {
   } catch {
     return false
   }
-}
-
-const LITERAL = /^[A-Za-z0-9\-._~!$&'()+,;=@]*$/
-
-/** `/api/v1/x` → `api`; `/` → ``. */
-function firstSegment(path: string): string {
-  const end = path.indexOf('/', 1)
-  return end === -1 ? path.slice(1) : path.slice(1, end)
-}
-
-/** The literal first segments of every route, or undefined when one starts with a parameter, wildcard or pattern. */
-function firstSegments(routes: ReadonlyArray<{ path: string }>): Set<string> | undefined {
-  const out = new Set<string>()
-  for (const route of routes) {
-    if (route.path.charCodeAt(0) !== 47) return undefined
-    const first = firstSegment(route.path)
-    if (!LITERAL.test(first)) return undefined
-    out.add(first)
-  }
-  return out
 }
