@@ -64,12 +64,24 @@ describe('a not-found 404 rewritten by middleware', () => {
     await request(app).get('/about/').expect(418, 'express /about/')
   })
 
-  it('a 404 nobody rewrote still falls through, without running the notFound handler', async () => {
+  it("a not-found answer nobody rewrote falls through; middleware saw the app's own answer", async () => {
     const calls: string[] = []
     const res = await request(build(true, calls)).get('/missing')
     expect(res.status).toBe(418)
     expect(res.text).toBe('express')
     expect(res.headers['cache-control']).toBeUndefined()
+    // trimTrailingSlash() (middleware for every path, 'all') looked at the app's notFound answer.
+    expect(calls).toEqual(['/missing'])
+  })
+
+  it('without middleware around it the notFound handler does not run for a request that falls through', async () => {
+    const calls: string[] = []
+    const hono = new Hono()
+    hono.get('/gone', (c) => c.notFound())
+    hono.notFound((c) => (calls.push(c.req.path), c.text('nothing here', 404)))
+    const app = express().use(fetchBridge(hono))
+    app.use((_req, res) => res.status(418).send('express'))
+    await request(app).get('/gone').expect(418, 'express')
     expect(calls).toEqual([])
   })
 })

@@ -12,11 +12,9 @@ import {
   fallthroughFetch,
   isHonoFetch,
   isUnmatched,
-  NOT_FOUND,
   cannotCheckRoutes,
   routedTarget,
   unmatchedCheck,
-  withNotFoundHeaders,
 } from './fallthrough.js'
 import { isHonoApp, isThenable } from '../core/app-kinds.js'
 import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } from './hand-off.js'
@@ -175,19 +173,8 @@ function respond(
     if (fallthrough) return passOn(req, res, next, fallback)
     return failed(req, res, next, new TypeError('The app returned no Response'))
   }
-  // The Hono clone's not-found handler ran and nothing turned its 404 into something else.
+  // The Hono clone's not-found handler ran and middleware did not turn its answer into another one.
   if (isUnmatched(env, response as Response)) return passOn(req, res, next, fallback)
-  if ((env as Record<symbol, unknown>)[NOT_FOUND] !== undefined) {
-    // Middleware rewrote that 404: answer as with `fallthrough: false` (see fallthrough.ts).
-    withNotFoundHeaders(response as Response, env as Record<symbol, unknown>).then(
-      (merged) => {
-        ;(env as Record<symbol, unknown>)[NOT_FOUND] = undefined
-        respond(merged, req, res, next, env, fallthrough, fallback)
-      },
-      (err) => failed(req, res, next, err),
-    )
-    return
-  }
   let written: void | Promise<void>
   try {
     written = writeResponse(response as Response, req, res)

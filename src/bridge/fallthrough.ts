@@ -9,8 +9,8 @@
 
 /** Set on `env` when the clone's not-found handler ran for a request: that request's Context. */
 export const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge/not-found')
-/** Set with it: a clone of the app that runs the app's own notFound handler (see withNotFoundHeaders). */
-const PROBE: unique symbol = Symbol('express-fetch-bridge/not-found-probe')
+/** Set with it when middleware saw the app's own not-found answer: that answer's status. */
+const OWN_STATUS: unique symbol = Symbol('express-fetch-bridge/not-found-status')
 
 import type { HonoAppShape } from '../core/app-kinds.js'
 import {
@@ -18,6 +18,7 @@ import {
   firstSegments,
   honoPath,
   isEveryPathMiddleware,
+  isMiddleware,
   routeForPath,
   routerMatches,
   type HonoRoutes,
@@ -31,8 +32,11 @@ type HonoLike = HonoAppShape
 
 interface NotFoundContext {
   env: unknown
-  req: { raw: Request }
+  req: { raw: Request; method: string; path: string }
   executionCtx: unknown
+  var: Record<string, unknown>
+  res: Response
+  set(key: string, value: unknown): void
 }
 
 /**
@@ -44,53 +48,59 @@ export function isHonoFetch(fn: Handler): boolean {
   return fn.name === 'fetch' && /this\.#?dispatch\(/.test(Function.prototype.toString.call(fn))
 }
 
-/** Whether the clone's not-found handler answered this request and nothing rewrote its 404. */
+/**
+ * Whether the app's answer is its not-found answer as middleware left it: the clone's not-found
+ * handler ran and the status is still that answer's (middleware that turned it into another answer,
+ * such as hono/trailing-slash's 301, is sent instead).
+ */
 export function isUnmatched(env: object, response: { status: number }): boolean {
-  return (env as Record<symbol, unknown>)[NOT_FOUND] !== undefined && response.status === 404
+  const mark = env as Record<symbol, unknown>
+  return mark[NOT_FOUND] !== undefined && response.status === ((mark[OWN_STATUS] as number | undefined) ?? 404)
 }
-
-function markNotFound(c: NotFoundContext, probe: HonoLike): Response {
-  const env = c.env as Record<symbol, unknown> | undefined
-  if (env !== null && typeof env === 'object') {
-    env[NOT_FOUND] = c
-    env[PROBE] = probe
-  }
-  // A real (empty) 404 so middleware that inspects c.res after next() keeps working. The app's own
-  // notFound handler does not run here: the request may well go on to Express, and that handler may
-  // log, count or render.
-  return new Response(null, { status: 404 })
-}
-
-// Routes nothing: a clone of the app with this router answers every request with its notFound handler.
-const NO_ROUTES = { name: 'express-fetch-bridge not-found probe', add() {}, match: () => [[]] }
 
 /**
- * Middleware turned the clone's 404 into another answer (hono/trailing-slash's 301). With
- * `fallthrough: false` that answer would carry the headers of the app's own notFound response (Hono
- * copies c.res's headers into the new one): run that handler now and add the headers it set that the
- * answer lacks. A handler that fails changes nothing.
+ * The clone's not-found handler. Middleware around it (`await next()`, then a look at `c.res`) sees
+ * what it sees on Hono alone: the app's own notFound answer (hono/method-not-allowed leaves a 410 of
+ * it alone), run on a probe, a clone of the app that routes nothing, with this request's variables.
+ * Without middleware around it, nobody looks: an empty 404, and the handler (which may log, count or
+ * render) does not run for a request that goes on to Express.
  */
-export async function withNotFoundHeaders(response: Response, env: Record<symbol, unknown>): Promise<Response> {
-  const c = env[NOT_FOUND] as NotFoundContext
-  const probe = env[PROBE] as HonoLike
-  let own: Response
+async function markNotFound(c: NotFoundContext, hono: HonoLike, probe: HonoLike): Promise<Response> {
+  const env = c.env as Record<symbol, unknown> | undefined
+  if (env === null || typeof env !== 'object') return new Response(null, { status: 404 })
+  env[NOT_FOUND] = c
+  const wrapped = routerMatches(hono as unknown as HonoRoutes, c.req.method, c.req.path).some(
+    (match) => match[0][1] !== undefined && isMiddleware(match[0][1].handler),
+  )
+  if (!wrapped) return new Response(null, { status: 404 })
+  let own: unknown
   try {
-    own = await probe.fetch(c.req.raw, c.env, c.executionCtx)
+    own = await probe.fetch(c.req.raw, env, c.executionCtx)
   } catch {
-    return response
+    own = undefined
   }
-  if (own === null || typeof own !== 'object' || !(own.headers instanceof Headers)) return response
-  own.body?.cancel().catch(() => {})
-  const merged = new Response(response.body, response)
-  for (const [name, value] of own.headers) {
-    if (name === 'set-cookie') {
-      if (!response.headers.has(name)) merged.headers.append(name, value)
-    } else if (!merged.headers.has(name)) {
-      merged.headers.set(name, value)
-    }
+  if (own === null || typeof own !== 'object' || typeof (own as Response).status !== 'number') {
+    return new Response(null, { status: 404 })
   }
-  return merged
+  env[OWN_STATUS] = (own as Response).status
+  // Headers middleware set with c.header() before next() join the answer, as they join it on Hono alone.
+  void c.res
+  return own as Response
 }
+
+/**
+ * The probe's one handler: the request's variables (`c.set()` by middleware before the not-found
+ * handler ran) carried over, then the app's notFound handler.
+ */
+async function carry(pc: NotFoundContext, next: () => Promise<void>): Promise<Response> {
+  const c = (pc.env as Record<symbol, NotFoundContext>)[NOT_FOUND]
+  for (const [key, value] of Object.entries(c.var)) pc.set(key, value)
+  await next()
+  return pc.res
+}
+const PROBE_ROUTE = { method: 'ALL', path: '*', handler: carry, basePath: '/' }
+// Routes every request to `carry` alone: a clone of the app with this router answers with its notFound handler.
+const PROBE_ROUTER = { name: 'express-fetch-bridge not-found probe', add() {}, match: () => [[[[carry, PROBE_ROUTE], {}]]] }
 
 const clones = new WeakMap<object, Handler>()
 
@@ -103,8 +113,8 @@ export function fallthroughFetch(app: HonoLike): Handler {
   if (fetch !== undefined) return fetch
   const clone = app.basePath('/')
   const probe = app.basePath('/')
-  probe.router = NO_ROUTES as unknown as HonoLike['router']
-  clone.notFound((c: NotFoundContext) => markNotFound(c, probe))
+  probe.router = PROBE_ROUTER as unknown as HonoLike['router']
+  clone.notFound((c: NotFoundContext) => markNotFound(c, app, probe))
   const onError = app.onError
   app.onError = function (this: unknown, handler: Handler) {
     clone.onError(handler)
