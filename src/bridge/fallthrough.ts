@@ -8,7 +8,7 @@
  */
 
 /** Set on `env` when the clone's not-found handler ran for a request: that request's Context. */
-export const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge/not-found')
+const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge/not-found')
 /** Set with it when middleware saw the app's own not-found answer: that answer's status. */
 const OWN_STATUS: unique symbol = Symbol('express-fetch-bridge/not-found-status')
 
