@@ -31,7 +31,7 @@ const state: LightState = {
  * rejects (or throws) only before anything was sent, so the caller can still answer with an error.
  */
 export function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
-  if (fillLightState(response, state)) {
+  if (!redefined(response) && fillLightState(response, state)) {
     const { status, statusText, body, headers, flat: copied, headLength, headSource } = state
     // Do not keep the last response's body alive through the shared object.
     state.body = null
@@ -79,6 +79,19 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
     return endFixed(req, res, response.status, statusText, flat, '')
   }
   return pumpStream(req, res, response.status, statusText, flat, body)
+}
+
+/**
+ * A status, statusText, headers or body the app defined on the Response itself (`Object.defineProperty(
+ * res, 'status', …)`): what the app reads is what is sent, so its own properties are read, not the fast state.
+ */
+function redefined(response: object): boolean {
+  return (
+    Object.hasOwn(response, 'status') ||
+    Object.hasOwn(response, 'statusText') ||
+    Object.hasOwn(response, 'headers') ||
+    Object.hasOwn(response, 'body')
+  )
 }
 
 // The codings fetch() decodes; with any other in the list it leaves the body as it came.
