@@ -28,6 +28,8 @@ import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './on-dispatch.js'
+import { expressRoutingOf } from './express-routing.js'
+import { noteFellThrough } from './fell-through.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -94,6 +96,10 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
 
   const fallthrough = opts.fallthrough
   const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app) : undefined
+  if (opts.expressRouting !== undefined && !isHonoApp(app)) {
+    throw new TypeError('fetchBridge: expressRouting matches Hono routes; the app is not a Hono app')
+  }
+  const routingOf = opts.expressRouting && expressRoutingOf(app as never, opts.expressRouting, fallback)
   // At once, not on the first request: code that builds a Request or Response before any request
   // arrives (start-up, a test) gets the same classes the app will.
   if (overrideGlobalObjects) installGlobals()
@@ -114,16 +120,17 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       if (replayLimit !== REPLAY_LIMIT) noteReplayLimit(req, replayLimit)
     }
 
+    const routing = routingOf === undefined ? undefined : routingOf(req as ExpressLikeRequest)
     // A request nothing in the Hono app would run for goes on at once, before a Request is built.
     // (Origin-form targets only: others take requestUrl()'s full path.)
     if (unmatched !== undefined && req.url?.charCodeAt(0) === 47 && someoneBehind(next, fallback)) {
-      const target = appTarget(req as ExpressLikeRequest, keepMountPath)
+      const target = appTarget(req as ExpressLikeRequest, keepMountPath, routing)
       if (isPlainTarget(target) && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
     }
 
     let request: Request
     try {
-      request = createRequest(req, res, origin, keepMountPath)
+      request = createRequest(req, res, origin, keepMountPath, routing)
       // Without the global override the app gets what it asked for: a platform Request, which the
       // platform's own Request constructor, clone() and fetch() accept (the lazy one they do not).
       if (!overrideGlobalObjects) request = (request as unknown as { [REAL_REQUEST](): Request })[REAL_REQUEST]()
@@ -155,7 +162,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       respond(result, req, res, next, env, fallthrough, fallback)
     }
   })
-  return recordBridge(handler, { app, fetch, opts, ctx: executionContext })
+  return recordBridge(handler, { app, fetch, opts, ctx: executionContext, routing: routingOf })
 }
 
 function respond(
@@ -174,7 +181,10 @@ function respond(
     return failed(req, res, next, new TypeError('The app returned no Response'))
   }
   // The Hono clone's not-found handler ran and nothing turned its 404 into something else.
-  if (isUnmatched(env, response as Response)) return passOn(req, res, next, fallback)
+  if (isUnmatched(env, response as Response)) {
+    noteFellThrough(req, env)
+    return passOn(req, res, next, fallback)
+  }
   if ((env as Record<symbol, unknown>)[NOT_FOUND] !== undefined) {
     // Middleware rewrote that 404: answer as with `fallthrough: false` (see fallthrough.ts).
     withNotFoundHeaders(response as Response, env as Record<symbol, unknown>).then(
