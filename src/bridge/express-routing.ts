@@ -26,7 +26,9 @@ export function resolveExpressRouting(value: unknown): ResolvedRouting | undefin
   if (value === undefined || value === false) return undefined
   if (value === true) return { caseSensitive: undefined, strict: undefined }
   if (value === null || typeof value !== 'object') {
-    throw new TypeError(`fetchBridge: expressRouting must be true, false or { caseSensitive?, strict? }, got ${String(value)}`)
+    throw new TypeError(
+      `fetchBridge: expressRouting must be true, false or { caseSensitive?, strict? }, got ${String(value)}`,
+    )
   }
   const { caseSensitive, strict } = value as Record<string, unknown>
   for (const [name, v] of [
@@ -43,7 +45,8 @@ export function resolveExpressRouting(value: unknown): ResolvedRouting | undefin
 type RouterLike = { stack: unknown[]; caseSensitive?: unknown; strict?: unknown }
 type AppLike = { lazyrouter?: unknown; _router?: RouterLike; router?: RouterLike; enabled?(name: string): boolean }
 
-const isApp = (x: any): x is AppLike => typeof x === 'function' && typeof x.set === 'function' && typeof x.handle === 'function'
+const isApp = (x: any): x is AppLike =>
+  typeof x === 'function' && typeof x.set === 'function' && typeof x.handle === 'function'
 const isRouter = (x: any): x is RouterLike => x != null && Array.isArray(x.stack)
 
 /** An app's own router (Express 4 creates `_router` lazily, and its `app.router` getter throws). */
@@ -58,7 +61,11 @@ function holder(router: RouterLike, routing: ResolvedRouting, depth = 0): Router
   for (const layer of router.stack as any[]) {
     if (layer?.route) continue
     if (bridgeInfo(layer.handle)?.opts.expressRouting === routing) return router
-    const inner = isRouter(layer.handle) ? layer.handle : isApp(innerOf(layer)?.app) ? appRouter(innerOf(layer)!.app as AppLike) : undefined
+    const inner = isRouter(layer.handle)
+      ? layer.handle
+      : isApp(innerOf(layer)?.app)
+        ? appRouter(innerOf(layer)!.app as AppLike)
+        : undefined
     const found = inner && holder(inner, routing, depth + 1)
     if (found !== undefined) return found
   }
@@ -72,7 +79,10 @@ function settingsOf(source: unknown, routing: ResolvedRouting): ExpressRoutingSe
     const own = appRouter(source)
     router = (own && holder(own, routing)) ?? own
     if (router === undefined) {
-      return { caseSensitive: source.enabled?.('case sensitive routing') === true, strict: source.enabled?.('strict routing') === true }
+      return {
+        caseSensitive: source.enabled?.('case sensitive routing') === true,
+        strict: source.enabled?.('strict routing') === true,
+      }
     }
   } else if (isRouter(source)) {
     router = holder(source, routing) ?? source
@@ -97,7 +107,9 @@ export function expressRoutingOf(
       strict: routing.strict ?? settings.strict,
     },
   })
-  const outside = fixed(isApp(fallback) || isRouter(fallback) ? settingsOf(fallback, routing) : { caseSensitive: false, strict: false })
+  const outside = fixed(
+    isApp(fallback) || isRouter(fallback) ? settingsOf(fallback, routing) : { caseSensitive: false, strict: false },
+  )
   if ((routing.caseSensitive !== undefined && routing.strict !== undefined) || isApp(fallback) || isRouter(fallback)) {
     return () => outside
   }

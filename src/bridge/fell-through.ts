@@ -21,8 +21,7 @@ const warned = new Set<string>()
 
 export function noteFellThrough(req: IncomingMessage, env: object): void {
   const c = (env as Record<symbol, unknown>)[NOT_FOUND] as
-    | { req?: { matchedRoutes?: HonoRoute[]; method?: string; path?: string } }
-    | undefined
+    { req?: { matchedRoutes?: HonoRoute[]; method?: string; path?: string } } | undefined
   let routes: HonoRoute[] | undefined
   try {
     routes = c?.req?.matchedRoutes
@@ -31,7 +30,10 @@ export function noteFellThrough(req: IncomingMessage, env: object): void {
   }
   const route = Array.isArray(routes) ? routes.find((r) => !isMiddleware(r.handler)) : undefined
   if (route === undefined) return
-  ;(req as IncomingMessage & { [FELL_THROUGH]?: FellThrough })[FELL_THROUGH] = { route: route.path, reason: 'no-response' }
+  ;(req as IncomingMessage & { [FELL_THROUGH]?: FellThrough })[FELL_THROUGH] = {
+    route: route.path,
+    reason: 'no-response',
+  }
   const key = `${route.method} ${route.path}`
   if (warned.has(key)) return
   warned.add(key)

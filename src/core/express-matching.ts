@@ -51,7 +51,7 @@ function compile(pattern: string): Compiled | null {
     source += escape(literal)
     literal = ''
   }
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     const ch = pattern[i]
     if (ch === ':' && pattern[i - 1] === '/') {
       let j = i + 1

@@ -239,6 +239,11 @@ export function createRequest(
   keepMountPath: boolean,
   routing?: TargetRouting,
 ): Request {
-  const url = requestUrl(req as ExpressLikeRequest, origin ?? requestOrigin(req as ExpressLikeRequest), keepMountPath, routing)
+  const url = requestUrl(
+    req as ExpressLikeRequest,
+    origin ?? requestOrigin(req as ExpressLikeRequest),
+    keepMountPath,
+    routing,
+  )
   return new LazyRequest(req, res, url) as unknown as Request
 }
