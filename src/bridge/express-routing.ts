@@ -49,6 +49,8 @@ const isApp = (x: any): x is AppLike =>
   typeof x === 'function' && typeof x.set === 'function' && typeof x.handle === 'function'
 const isRouter = (x: any): x is RouterLike => x != null && Array.isArray(x.stack)
 
+const isExpress4Layer = (layer: any) => layer?.regexp instanceof RegExp && !Array.isArray(layer.matchers)
+
 /** An app's own router (Express 4 creates `_router` lazily, and its `app.router` getter throws). */
 function appRouter(app: AppLike): RouterLike | undefined {
   const router = typeof app.lazyrouter === 'function' ? app._router : app.router
@@ -82,12 +84,14 @@ function settingsOf(source: unknown, routing: ResolvedRouting): ExpressRoutingSe
       return {
         caseSensitive: source.enabled?.('case sensitive routing') === true,
         strict: source.enabled?.('strict routing') === true,
+        express4: typeof source.lazyrouter === 'function',
       }
     }
   } else if (isRouter(source)) {
     router = holder(source, routing) ?? source
   }
-  return { caseSensitive: router?.caseSensitive === true, strict: router?.strict === true }
+  const express4 = (isApp(source) && typeof source.lazyrouter === 'function') || router?.stack.some(isExpress4Layer)
+  return { caseSensitive: router?.caseSensitive === true, strict: router?.strict === true, express4 }
 }
 
 /**
@@ -105,6 +109,7 @@ export function expressRoutingOf(
     settings: {
       caseSensitive: routing.caseSensitive ?? settings.caseSensitive,
       strict: routing.strict ?? settings.strict,
+      express4: settings.express4,
     },
   })
   const outside = fixed(

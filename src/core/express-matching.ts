@@ -16,6 +16,8 @@ export interface ExpressRoutingSettings {
   caseSensitive: boolean
   /** `strict routing` (a Router's `strict`): a trailing slash is part of the path. */
   strict: boolean
+  /** Express 4, whose route `/` does not take `//` (Express 5's does). */
+  express4?: boolean | undefined
 }
 
 /** A route pattern as a case-insensitive RegExp with an optional trailing slash, and how to respell a match. */
@@ -125,27 +127,33 @@ function respell(route: HonoRoute, path: string): string | undefined {
 
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
 
-/**
- * Whether `to` is `from` as Express reads it under `settings`: ASCII letters in another case (any
- * case within the first `mounted` characters: a mount prefix Express has already matched), one
- * trailing slash more or less.
- */
-function sameToExpress(from: string, to: string, settings: ExpressRoutingSettings, mounted: number): boolean {
-  let n = from.length
-  if (to.length !== n) {
-    if (settings.strict) return false
-    if (to.length === n + 1 && to.endsWith('/')) {
-      // `to` adds the slash
-    } else if (to.length === n - 1 && from.endsWith('/')) n--
-    else return false
-  }
-  for (let i = 0; i < n; i++) {
-    const a = from.charCodeAt(i)
-    const b = to.charCodeAt(i)
-    if (a === b) continue
-    if (!isLetter(a) || (a | 32) !== (b | 32) || (settings.caseSensitive && i >= mounted)) return false
+/** Whether `a` and `b` differ only in the case of ASCII letters (none at all when `caseSensitive`). */
+function sameLetters(a: string, b: string, caseSensitive: boolean): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y && (caseSensitive || !isLetter(x) || (x | 32) !== (y | 32))) return false
   }
   return true
+}
+
+/**
+ * Whether Express would route `from` to a route spelled `to` under `settings`: ASCII letters in
+ * another case, one trailing slash more or less. The first `mounted` characters are a mount prefix
+ * Express has already matched (in any case); after it, Express routes an empty rest as `/`, and
+ * Express 5 (not 4) routes `//` to its route `/`.
+ */
+function sameToExpress(from: string, to: string, settings: ExpressRoutingSettings, mounted: number): boolean {
+  if (!sameLetters(from.slice(0, mounted), to.slice(0, mounted), false)) return false
+  const a = from.slice(mounted) || '/'
+  const b = to.slice(mounted) || '/'
+  if (a.length === b.length) return sameLetters(a, b, settings.caseSensitive)
+  if (settings.strict) return false
+  if (b === '/') return a === '//' && !settings.express4
+  if (a.length === b.length + 1 && a.endsWith('/')) return sameLetters(a.slice(0, -1), b, settings.caseSensitive)
+  if (b.length === a.length + 1 && b.endsWith('/')) return sameLetters(a, b.slice(0, -1), settings.caseSensitive)
+  return false
 }
 
 interface Node {
@@ -157,7 +165,11 @@ interface Node {
 }
 
 const newNode = (): Node => ({ children: new Map(), open: [], exact: [] })
-const segmentsOf = (path: string) => path.toLowerCase().replace(/\/$/, '').split('/').slice(1)
+/** `/Users/1/` → `['users', '1']`; `/` and `//` (a trailing slash more) → `[]`. */
+function segmentsOf(path: string): string[] {
+  const p = path.toLowerCase().replace(/\/$/, '')
+  return p === '' || p === '/' ? [] : p.split('/').slice(1)
+}
 
 /** The handler routes by their leading literal segments (lower case), rebuilt when routes are added. */
 function indexOf(routes: HonoRoute[]): Node {
@@ -218,10 +230,12 @@ export function expressRouted(
   mounted = 0,
 ): string | undefined {
   const routes = hono.routes
-  for (const i of candidates(hono, path)) {
+  // `/api//` under a kept mount `/api` is `//` to Express: matched as its route `/` may match it.
+  const probe = mounted > 0 && path.length === mounted + 2 && path.endsWith('//') ? path.slice(0, -1) : path
+  for (const i of candidates(hono, probe)) {
     const route = routes[i]
     if (!methodFits(route, method)) continue
-    const spelled = respell(route, path)
+    const spelled = respell(route, probe)
     if (spelled === undefined || !sameToExpress(path, spelled, settings, mounted)) continue
     // Hono's own router has the last word: the respelled path must reach this very route.
     if (spelled === path || routerMatches(hono, method, spelled).some((m) => m[0][1] === route)) return spelled
