@@ -1,6 +1,12 @@
 import request from 'supertest'
 import { Hono } from 'hono'
-import { fetchBridge, migrationReport, type ExpressRouteEntry, type HonoRouteEntry, type MigrationReport } from '../../src/index.js'
+import {
+  fetchBridge,
+  migrationReport,
+  type ExpressRouteEntry,
+  type HonoRouteEntry,
+  type MigrationReport,
+} from '../../src/index.js'
 import { expressVersions } from '../helpers/express-versions.js'
 
 const fromExpress = (_req: unknown, res: any) => res.send('express')
@@ -9,7 +15,9 @@ const fromHono = (c: { text(s: string): Response }) => c.text('hono')
 function row(report: MigrationReport, side: 'express', method: string, path: string): ExpressRouteEntry
 function row(report: MigrationReport, side: 'hono', method: string, path: string): HonoRouteEntry
 function row(report: MigrationReport, side: 'express' | 'hono', method: string, path: string) {
-  const found = (report[side] as Array<ExpressRouteEntry | HonoRouteEntry>).find((r) => r.method === method && r.path === path)
+  const found = (report[side] as Array<ExpressRouteEntry | HonoRouteEntry>).find(
+    (r) => r.method === method && r.path === path,
+  )
   if (!found) throw new Error(`no ${side} row ${method} ${path} in\n${report.format()}`)
   return found
 }
@@ -80,7 +88,10 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
   it('sees through a router mounted under a prefix with a parameter', () => {
     const report = migrationReport(server().app)
     // Hono took /api/v1/orders only: other versions still reach the Express route.
-    expect(row(report, 'express', 'GET', '/api/:version/orders')).toMatchObject({ status: 'partly-shadowed', honoRoutes: ['GET /api/v1/orders'] })
+    expect(row(report, 'express', 'GET', '/api/:version/orders')).toMatchObject({
+      status: 'partly-shadowed',
+      honoRoutes: ['GET /api/v1/orders'],
+    })
     expect(row(report, 'express', 'GET', '/api/:version/invoices').status).toBe('express')
     expect(row(report, 'hono', 'GET', '/api/v1/orders').expressRoutes).toEqual(['GET /api/:version/orders'])
   })
@@ -88,10 +99,12 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
   it("uses Hono's own matching: a constrained parameter shadows only part of an Express route", () => {
     const entry = row(migrationReport(server().app), 'express', 'GET', '/items/:id')
     expect(entry.status).toBe('partly-shadowed')
-    expect(entry.samples).toEqual(expect.arrayContaining([
-      { method: 'GET', path: '/items/1', servedBy: 'hono', answeredBy: 'GET /items/:id{[0-9]+}' },
-      { method: 'GET', path: '/items/sample', servedBy: 'express', answeredBy: 'GET /items/:id' },
-    ]))
+    expect(entry.samples).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', path: '/items/1', servedBy: 'hono', answeredBy: 'GET /items/:id{[0-9]+}' },
+        { method: 'GET', path: '/items/sample', servedBy: 'express', answeredBy: 'GET /items/:id' },
+      ]),
+    )
   })
 
   it('reports a Hono route an Express route before the bridge still answers as unreachable', () => {
@@ -121,11 +134,11 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     app.get('/v2/users', fromExpress)
     app.get('/users', fromExpress)
     const v1 = migrationReport(app, stripped)
-    expect(v1.bridges).toEqual([{ path: '/v1', mountPath: 'strip', detected: true }])
+    expect(v1.bridges).toEqual([{ path: '/v1', mountPath: 'strip', detected: true, expressRouting: false }])
     expect(row(v1, 'express', 'GET', '/v1/users').status).toBe('shadowed')
     expect(row(v1, 'express', 'GET', '/users').status).toBe('express')
     const v2 = migrationReport(app, kept)
-    expect(v2.bridges).toEqual([{ path: '/v2', mountPath: 'keep', detected: true }])
+    expect(v2.bridges).toEqual([{ path: '/v2', mountPath: 'keep', detected: true, expressRouting: false }])
     expect(row(v2, 'express', 'GET', '/v2/users').status).toBe('shadowed')
     expect(row(v2, 'express', 'GET', '/v1/users').status).toBe('express')
   })
@@ -138,7 +151,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     const frontDoor = migrationReport(fetchBridge(hono, { fallback: app }))
     expect(row(frontDoor, 'express', 'GET', '/users').status).toBe('shadowed')
     const assumed = migrationReport(app, hono, { prefix: '/api' })
-    expect(assumed.bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: false }])
+    expect(assumed.bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: false, expressRouting: false }])
     expect(row(assumed, 'express', 'GET', '/api/users').status).toBe('shadowed')
     expect(row(assumed, 'express', 'GET', '/users').status).toBe('express')
   })
@@ -166,7 +179,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     for (const path of paths) await request(app).get(path).expect(200, 'hono')
   })
 
-  it("sees a Hono catch-all shadow every Express route of its method", () => {
+  it('sees a Hono catch-all shadow every Express route of its method', () => {
     const app = exact()
     app.get('/first', fromExpress)
     app.use(fetchBridge(new Hono().get('*', fromHono)))
@@ -182,7 +195,12 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     ])
     // Partly reachable: the route before the bridge still wins for /first.
     expect(report.hono).toEqual([expect.objectContaining({ path: '/*', status: 'moved' })])
-    expect(report.hono[0].samples).toContainEqual({ method: 'GET', path: '/first', servedBy: 'express', answeredBy: 'GET /first' })
+    expect(report.hono[0].samples).toContainEqual({
+      method: 'GET',
+      path: '/first',
+      servedBy: 'express',
+      answeredBy: 'GET /first',
+    })
     expect(report.hono[0].expressRoutes).not.toContain('GET /first')
     expect(report.format()).toMatch(/replaces an Express route; Express answers first \(1 of \d+ sample requests\)/)
   })
@@ -206,8 +224,15 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     const json = JSON.parse(JSON.stringify(report))
     expect(Object.keys(json)).toEqual(['bridges', 'express', 'hono', 'partlyMoved', 'summary'])
     expect(json.summary).toEqual({
-      expressRoutes: 7, shadowed: 1, partlyShadowed: 2, live: 4,
-      honoRoutes: 5, moved: 3, honoOnly: 1, unreachable: 1, unchecked: 0,
+      expressRoutes: 7,
+      shadowed: 1,
+      partlyShadowed: 2,
+      live: 4,
+      honoRoutes: 5,
+      moved: 3,
+      honoOnly: 1,
+      unreachable: 1,
+      unchecked: 0,
     })
   })
 })
@@ -232,7 +257,84 @@ describe.each(expressVersions)('migrationReport on %s, with its default routing'
     expect(entry.status).toBe('partly-shadowed')
     const live = entry.samples.filter((s) => s.servedBy === 'express').map((s) => s.path)
     expect(live).toEqual(expect.arrayContaining(['/users/', '/USERS', '/Users']))
-    expect(report.format()).toMatch(/still reached by GET \/users\/, GET \/USERS, GET \/Users \(new Hono\(\{ strict: false \}\) takes the trailing slash; other case: redirect it \(Hono routes are case-sensitive\) or keep this route\)/)
+    expect(report.format()).toMatch(
+      /still reached by GET \/users\/, GET \/USERS, GET \/Users \(expressRouting: true takes the trailing slash; expressRouting: true takes other case\)/,
+    )
+  })
+
+  it('with expressRouting the same route is shadowed: Hono answers its other case and trailing slash too', () => {
+    const hono = new Hono().get('/users', fromHono).get('/users/:id', fromHono)
+    const app = express()
+    app.use(fetchBridge(hono, { expressRouting: true }))
+    app.get('/users', fromExpress)
+    app.get('/users/:id', fromExpress)
+    const report = migrationReport(app, hono)
+    expect(report.bridges).toEqual([{ path: '/', mountPath: 'strip', detected: true, expressRouting: true }])
+    expect(row(report, 'express', 'GET', '/users')).toMatchObject({ status: 'shadowed', honoRoutes: ['GET /users'] })
+    expect(row(report, 'express', 'GET', '/users/:id')).toMatchObject({
+      status: 'shadowed',
+      honoRoutes: ['GET /users/:id'],
+    })
+    expect(row(report, 'express', 'GET', '/users').samples.map((s) => s.path)).toEqual(
+      expect.arrayContaining(['/users/', '/USERS']),
+    )
+    expect(report.format()).toMatch(/^Bridge at \/ \(mountPath: strip, expressRouting\)$/m)
+  })
+
+  it('with expressRouting under case sensitive routing, other case stays with Express: partly shadowed', () => {
+    const hono = new Hono().get('/users', fromHono)
+    const app = express()
+    app.set('case sensitive routing', true)
+    app.use(fetchBridge(hono, { expressRouting: true }))
+    app.get('/users', fromExpress)
+    app.get('/Users', fromExpress)
+    const report = migrationReport(app, hono)
+    // Express routes /USERS to neither, /Users to its own route: Hono takes /users and /users/ only.
+    expect(row(report, 'express', 'GET', '/users').status).toBe('shadowed')
+    expect(row(report, 'express', 'GET', '/Users').status).toBe('express')
+  })
+
+  it("an assumed bridge takes expressRouting from the options, with the Express app's settings", () => {
+    const hono = new Hono().get('/users', fromHono)
+    const app = express()
+    app.get('/users', fromExpress)
+    expect(row(migrationReport(app, hono), 'express', 'GET', '/users').status).toBe('partly-shadowed')
+    expect(row(migrationReport(app, hono, { expressRouting: true }), 'express', 'GET', '/users').status).toBe(
+      'shadowed',
+    )
+    app.set('strict routing', true)
+    const strict = express()
+    strict.set('strict routing', true)
+    strict.get('/users', fromExpress)
+    expect(row(migrationReport(strict, hono, { expressRouting: true }), 'express', 'GET', '/users').status).toBe(
+      'shadowed',
+    )
+    expect(
+      row(migrationReport(strict, hono, { expressRouting: { strict: false } }), 'express', 'GET', '/users').status,
+    ).toBe('shadowed')
+    // A front-door bridge reads its fallback's settings.
+    const frontDoor = fetchBridge(hono, { fallback: app, expressRouting: true })
+    expect(row(migrationReport(frontDoor), 'express', 'GET', '/users').status).toBe('shadowed')
+  })
+
+  it('flags a Hono route that repeats the mount path of its bridge (reachable only under it twice)', () => {
+    const hono = new Hono().get('/api/users', fromHono).get('/orders', fromHono)
+    const app = express()
+    app.use('/api', fetchBridge(hono))
+    app.get('/api/users', fromExpress)
+    const report = migrationReport(app, hono)
+    expect(row(report, 'hono', 'GET', '/api/users').warnings).toEqual([
+      'repeats the mount path /api: reachable at /api/api/users',
+    ])
+    expect(row(report, 'hono', 'GET', '/orders').warnings).toEqual([])
+    expect(row(report, 'express', 'GET', '/api/users').status).toBe('express')
+    expect(report.format()).toMatch(
+      /GET +\/api\/users .*; repeats the mount path \/api: reachable at \/api\/api\/users$/m,
+    )
+    // Under mountPath: 'keep' the app sees /api: no warning.
+    const keep = express()
+    keep.use('/api', fetchBridge(hono, { mountPath: 'keep' }))
+    expect(row(migrationReport(keep, hono), 'hono', 'GET', '/api/users').warnings).toEqual([])
   })
 
   it('with Hono strict: false the trailing slash moves too; other case still reaches Express', () => {
@@ -269,7 +371,12 @@ describe.each(expressVersions)('migrationReport on %s, with its default routing'
     app.get('/users', fromExpress)
     const report = migrationReport(app, hono)
     expect(row(report, 'hono', 'GET', '/users/*').status).toBe('moved')
-    expect(row(report, 'hono', 'GET', '/users/*').samples).toContainEqual({ method: 'GET', path: '/users', servedBy: 'hono', answeredBy: 'GET /users/*' })
+    expect(row(report, 'hono', 'GET', '/users/*').samples).toContainEqual({
+      method: 'GET',
+      path: '/users',
+      servedBy: 'hono',
+      answeredBy: 'GET /users/*',
+    })
   })
 
   it('counts only the requests that reach an Express route without Hono', () => {
