@@ -11,6 +11,7 @@ export type {
   HttpBindings,
   NextFunction,
 } from './bridge/options.js'
+export type { ExpressRoutingOption } from './bridge/express-routing.js'
 export { LightResponse, installGlobalResponse, OriginalResponse } from './response/response.js'
 export { BadRequestError } from './core/errors.js'
 export { expressMiddleware } from './express-middleware/express-middleware.js'

@@ -10,7 +10,12 @@ import type { HonoRoutes } from '../core/hono-routes.js'
 import { routedTarget, type TargetRouting } from '../request/routed-target.js'
 import { bridgeInfo } from './bridge-info.js'
 
-/** The option as given: `true` reads both settings from Express; an object sets some explicitly. */
+/**
+ * The `expressRouting` option of `fetchBridge`: `true` reads `case sensitive routing` and `strict
+ * routing` from Express; an object sets some explicitly (the others are read).
+ * @default false
+ * @example fetchBridge(hono, { expressRouting: { caseSensitive: true } })
+ */
 export type ExpressRoutingOption = boolean | { caseSensitive?: boolean | undefined; strict?: boolean | undefined }
 
 /**

@@ -175,7 +175,9 @@ function segmentsOf(path: string): string[] {
 function indexOf(routes: HonoRoute[]): Node {
   const root = newNode()
   routes.forEach((route, index) => {
-    if (isMiddleware(route.handler)) return
+    // Middleware (`use()`, `all()` with `(c, next)`) is matched as Hono matches it; a method's own handler
+    // taking `next` (`get('/chat', upgradeWebSocket(…))`) is a route.
+    if (route.method === 'ALL' && isMiddleware(route.handler)) return
     // `app.get('*')`: every path.
     if (route.path.charCodeAt(0) !== 47) return void root.open.push(index)
     let node = root
