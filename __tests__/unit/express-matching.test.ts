@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { expressRouted, type ExpressRoutingSettings } from '../../src/core/express-matching.js'
 import type { HonoRoutes } from '../../src/core/hono-routes.js'
-import { routedTarget } from '../../src/request/routed-target.js'
+import { routedTarget } from '../../src/core/routed-target.js'
 
 // The one rule of expressRouting, table-driven: the path Hono must route on so that a request reaches
 // the route Express would route it to (the property test in fall-through/ compares with real Express).

@@ -1,6 +1,6 @@
 import type { ExecutionContextLike, ResolvedOptions } from './options.js'
 import { BRIDGE_INFO } from '../core/process-shared.js'
-import type { TargetRouting } from '../request/routed-target.js'
+import type { TargetRouting } from '../core/routed-target.js'
 
 /**
  * What a bridge was made from, so the migration report can find bridges in an Express stack (or be

@@ -7,7 +7,7 @@
 import { innerOf } from '../core/express-stack.js'
 import type { ExpressRoutingSettings } from '../core/express-matching.js'
 import type { HonoRoutes } from '../core/hono-routes.js'
-import { routedTarget, type TargetRouting } from '../request/routed-target.js'
+import type { TargetRouting } from '../core/routed-target.js'
 import { bridgeInfo } from './bridge-info.js'
 
 /**
@@ -131,9 +131,4 @@ export function expressRoutingOf(
     if (found === undefined) byApp.set(app, (found = fixed(settingsOf(app, routing))))
     return found
   }
-}
-
-/** For the migration report: the target a bridge with this routing hands to Hono (see request/routed-target.ts). */
-export function honoTarget(routing: TargetRouting, method: string, target: string, mounted: number): string {
-  return routedTarget(routing, method, target, mounted)
 }

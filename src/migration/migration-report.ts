@@ -17,12 +17,8 @@ import { formatReport } from './migration-format.js'
 import { honoSamples, joinPath, neighbours } from './migration-samples.js'
 import { isHonoApp } from '../core/app-kinds.js'
 import { honoMatches, isMiddleware, type HonoRoute, type HonoRoutes as Hono } from '../core/hono-routes.js'
-import {
-  expressRoutingOf,
-  honoTarget,
-  resolveExpressRouting,
-  type ExpressRoutingOption,
-} from '../bridge/express-routing.js'
+import { expressRoutingOf, resolveExpressRouting, type ExpressRoutingOption } from '../bridge/express-routing.js'
+import { routedTarget } from '../core/routed-target.js'
 import { mountPrefixWarnings } from './migration-checks.js'
 
 /**
@@ -203,7 +199,7 @@ function honoAt(bridge: ExpressBridge, hono: Hono, method: string, path: string)
   if (appPath === undefined) return undefined
   if (bridge.routing === undefined) return honoMatches(hono, method, appPath)
   const mounted = bridge.info.opts.keepMountPath ? bridge.mountedLength(path) : 0
-  return honoMatches(hono, method, honoTarget(bridge.routing, method, appPath, mounted))
+  return honoMatches(hono, method, routedTarget(bridge.routing, method, appPath, mounted))
 }
 
 /** The first Express route that serves the request when no bridge is there: who would answer without Hono. */

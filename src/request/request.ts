@@ -13,7 +13,7 @@ import { abortError, bodyStream, hasBody, readBody } from './request-body.js'
 import { REAL_REQUEST } from '../core/process-shared.js'
 import { PlatformRequest, PlatformResponse } from '../core/platform.js'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from './url.js'
-import type { TargetRouting } from './routed-target.js'
+import type { TargetRouting } from '../core/routed-target.js'
 import type { BodyInit } from '../core/fetch-types.js'
 
 /** The platform's Request, captured before anything could replace the global. */

@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from 'node:http'
 import { BadRequestError } from '../core/errors.js'
-import { routedTarget, type TargetRouting } from './routed-target.js'
+import { routedTarget, type TargetRouting } from '../core/routed-target.js'
 
 // Character classes as lookup tables: a charCode loop costs less per request than a regex.
 function charTable(chars: string): Uint8Array {

@@ -8,7 +8,7 @@ import { isExpressApp } from '../core/app-kinds.js'
 import { innerOf, matchedPart, stackOf, type Layer } from '../core/express-stack.js'
 import type { IncomingMessage } from 'node:http'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from '../request/url.js'
-import type { TargetRouting } from '../request/routed-target.js'
+import type { TargetRouting } from '../core/routed-target.js'
 
 export interface UpgradeMount {
   /** The Express app whose settings (`trust proxy`) apply, if any: the sub-app the bridge is in. */

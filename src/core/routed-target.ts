@@ -3,8 +3,8 @@
  * reaches the route Express would have routed it to (core/express-matching.ts decides; this file only
  * carries its answer, made on the decoded path Hono routes on, back onto the raw target).
  */
-import { expressRouted, type ExpressRoutingSettings } from '../core/express-matching.js'
-import { honoPath, type HonoRoutes } from '../core/hono-routes.js'
+import { expressRouted, type ExpressRoutingSettings } from './express-matching.js'
+import { honoPath, type HonoRoutes } from './hono-routes.js'
 
 /** A Hono app and the Express settings a bridge routes its requests by. */
 export interface TargetRouting {
