@@ -69,6 +69,14 @@ describe('express-fetch-bridge routes', () => {
     expect(stdout).toMatch(/^ {2}\/users +GET +POST$/m)
   })
 
+  it('takes --express-routing for a bridge it cannot see: the same route is then shadowed', async () => {
+    const { code, stdout } = await run('routes', 'server.mjs', '--json', '--express-routing')
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report.bridges).toEqual([{ path: '/', mountPath: 'strip', detected: false, expressRouting: true }])
+    expect(report.express).toEqual([expect.objectContaining({ method: 'GET', path: '/orders/:id', status: 'shadowed' })])
+  })
+
   it('prints JSON for an ES module exporting `express` and `hono` (Express 5, router under a prefix)', async () => {
     const { code, stdout } = await run('routes', 'server.mjs', '--json')
     expect(code).toBe(0)
