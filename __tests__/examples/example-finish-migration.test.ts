@@ -30,14 +30,8 @@ describe('examples/finish-migration', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'alice', password: 'wonderland' }),
       })
-      const cookie = login.headers
-        .getSetCookie()
-        .map((line) => line.split(';')[0])
-        .join('; ')
-      expect(await (await fetch(example().url + '/legacy/report', { headers: { cookie } })).json()).toEqual({
-        report: 'numbers for Alice',
-        servedBy: 'express',
-      })
+      const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+      expect(await (await fetch(example().url + '/legacy/report', { headers: { cookie } })).json()).toEqual({ report: 'numbers for Alice', servedBy: 'express' })
     })
   })
 })

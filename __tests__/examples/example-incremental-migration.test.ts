@@ -25,11 +25,7 @@ describe('examples/incremental-migration', () => {
     const created = await request(app).post('/users').send({ name: 'Grace', email: 'grace@example.com' }).expect(201)
     expect(created.body).toEqual({ id: 3, name: 'Grace', email: 'grace@example.com' })
     expect(created.headers['x-served-by']).toBe('hono')
-    await request(app)
-      .post('/newsletter')
-      .type('form')
-      .send({ email: 'a@example.com' })
-      .expect(200, { subscribed: 'a@example.com' })
+    await request(app).post('/newsletter').type('form').send({ email: 'a@example.com' }).expect(200, { subscribed: 'a@example.com' })
     expect(db.subscribers).toEqual(['a@example.com'])
   })
 

@@ -38,11 +38,7 @@ describe('examples/websockets (npm run example:websockets)', () => {
   })
 
   it('keeps the legacy socket.io namespace working on the same server', async () => {
-    const socket = ioClient(`${example().url}/notifications`, {
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-    })
+    const socket = ioClient(`${example().url}/notifications`, { transports: ['websocket'], reconnection: false, forceNew: true })
     const hello = await new Promise<string>((resolve, reject) => {
       socket.once('hello', resolve)
       socket.once('connect_error', reject)
@@ -52,14 +48,10 @@ describe('examples/websockets (npm run example:websockets)', () => {
   })
 
   it('the chat client it prints (npm run example:websockets:client) logs in and chats, with no tool to install', async () => {
-    const client = spawn(
-      process.execPath,
-      [require.resolve('tsx/cli'), 'examples/websockets/client.ts', 'carol', example().url],
-      {
-        cwd: path.resolve(__dirname, '..', '..'),
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    )
+    const client = spawn(process.execPath, [require.resolve('tsx/cli'), 'examples/websockets/client.ts', 'carol', example().url], {
+      cwd: path.resolve(__dirname, '..', '..'),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     let out = ''
     client.stdout.on('data', (c) => (out += c))
     client.stderr.on('data', (c) => (out += c))

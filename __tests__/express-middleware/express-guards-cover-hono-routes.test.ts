@@ -51,35 +51,18 @@ const modes = (o: FetchBridgeOptions, tag = ''): Mode[] => [
   {
     name: 'guard in Express before the bridge (root)' + tag,
     base: '',
-    start: () =>
-      listen(
-        express()
-          .use('/admin', guard)
-          .use(fetchBridge(honoApp(''), o))
-          .use(notFound),
-      ),
+    start: () => listen(express().use('/admin', guard).use(fetchBridge(honoApp(''), o)).use(notFound)),
   },
   {
     name: "guard in Express before the bridge (under /api, mountPath 'strip')" + tag,
     base: '/api',
-    start: () =>
-      listen(
-        express()
-          .use('/api/admin', guard)
-          .use('/api', fetchBridge(honoApp(''), o))
-          .use(notFound),
-      ),
+    start: () => listen(express().use('/api/admin', guard).use('/api', fetchBridge(honoApp(''), o)).use(notFound)),
   },
   {
     name: "guard in Express before the bridge (under /api, mountPath 'keep')" + tag,
     base: '/api',
     start: () =>
-      listen(
-        express()
-          .use('/api/admin', guard)
-          .use('/api', fetchBridge(honoApp('/api'), { ...o, mountPath: 'keep' }))
-          .use(notFound),
-      ),
+      listen(express().use('/api/admin', guard).use('/api', fetchBridge(honoApp('/api'), { ...o, mountPath: 'keep' })).use(notFound)),
   },
   {
     name: 'guard in expressMiddleware (front door)' + tag,
@@ -89,32 +72,18 @@ const modes = (o: FetchBridgeOptions, tag = ''): Mode[] => [
   {
     name: 'guard in expressMiddleware (middleware mode)' + tag,
     base: '',
-    start: () =>
-      listen(
-        express()
-          .use(fetchBridge(honoApp('', guardRouter('/admin')), o))
-          .use(notFound),
-      ),
+    start: () => listen(express().use(fetchBridge(honoApp('', guardRouter('/admin')), o)).use(notFound)),
   },
   {
     name: "guard in expressMiddleware (under /api, mountPath 'strip')" + tag,
     base: '/api',
-    start: () =>
-      listen(
-        express()
-          .use('/api', fetchBridge(honoApp('', guardRouter('/admin')), o))
-          .use(notFound),
-      ),
+    start: () => listen(express().use('/api', fetchBridge(honoApp('', guardRouter('/admin')), o)).use(notFound)),
   },
   {
     name: "guard in expressMiddleware (under /api, mountPath 'keep')" + tag,
     base: '/api',
     start: () =>
-      listen(
-        express()
-          .use('/api', fetchBridge(honoApp('/api', guardRouter('/api/admin')), { ...o, mountPath: 'keep' }))
-          .use(notFound),
-      ),
+      listen(express().use('/api', fetchBridge(honoApp('/api', guardRouter('/api/admin')), { ...o, mountPath: 'keep' })).use(notFound)),
   },
   {
     name: "guard in expressMiddleware (@hono/node-server's listener)" + tag,
@@ -133,12 +102,7 @@ const MODES: Array<Mode & { runs: number }> = [
     base: '',
     start: () => {
       const app = express().set('case sensitive routing', true).set('strict routing', true)
-      return listen(
-        app
-          .use('/admin', guard)
-          .use(fetchBridge(honoApp(''), { expressRouting: true }))
-          .use(notFound),
-      )
+      return listen(app.use('/admin', guard).use(fetchBridge(honoApp(''), { expressRouting: true })).use(notFound))
     },
   },
   {
@@ -147,11 +111,7 @@ const MODES: Array<Mode & { runs: number }> = [
     base: '',
     start: () => {
       const inside = express.Router({ caseSensitive: true, strict: true }).use('/admin', guard)
-      return listen(
-        express()
-          .use(fetchBridge(honoApp('', inside), { expressRouting: true }))
-          .use(notFound),
-      )
+      return listen(express().use(fetchBridge(honoApp('', inside), { expressRouting: true })).use(notFound))
     },
   },
 ].map((m) => ({ ...m, runs: m.name.includes('expressRouting') ? RUNS / 2 : RUNS }))
@@ -179,18 +139,9 @@ const rest = fc.oneof(
 )
 
 function target(base: string): fc.Arbitrary<string> {
-  const mount =
-    base === '' ? fc.constant('') : fc.tuple(fc.constant('/'), segment(base.slice(1))).map((p) => p.join(''))
+  const mount = base === '' ? fc.constant('') : fc.tuple(fc.constant('/'), segment(base.slice(1))).map((p) => p.join(''))
   return fc
-    .tuple(
-      mostly('', fc.constantFrom('/', '/x/..', '/%2e', '/.')),
-      mount,
-      separator,
-      segment('admin'),
-      separator,
-      rest,
-      tail,
-    )
+    .tuple(mostly('', fc.constantFrom('/', '/x/..', '/%2e', '/.')), mount, separator, segment('admin'), separator, rest, tail)
     .map(([lead, m, s1, admin, s2, r, t]) => `${lead}${m}${s1}${admin}${r === '' ? '' : s2 + r}${t}`)
     .filter((t) => t.startsWith('/') && !t.startsWith('//'))
 }

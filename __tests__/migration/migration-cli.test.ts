@@ -15,31 +15,12 @@ beforeAll(() => {
   out = mkdtempSync(path.join(cache, 'efb-cli-'))
   const tsc = require.resolve('typescript/bin/tsc')
   return new Promise<void>((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [
-        tsc,
-        '-p',
-        'tsconfig.build.json',
-        '--outDir',
-        path.join(out, 'esm'),
-        '--module',
-        'ES2022',
-        '--moduleResolution',
-        'Bundler',
-        '--declaration',
-        'false',
-        '--declarationMap',
-        'false',
-      ],
-      { cwd: root },
-      (err, stdout) => {
-        if (err) return reject(new Error(`build failed: ${stdout}`))
-        writeFileSync(path.join(out, 'esm', 'package.json'), '{"type":"module"}\n')
-        cli = path.join(out, 'esm', 'cli.js')
-        resolve()
-      },
-    )
+    execFile(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', path.join(out, 'esm'), '--module', 'ES2022', '--moduleResolution', 'Bundler', '--declaration', 'false', '--declarationMap', 'false'], { cwd: root }, (err, stdout) => {
+      if (err) return reject(new Error(`build failed: ${stdout}`))
+      writeFileSync(path.join(out, 'esm', 'package.json'), '{"type":"module"}\n')
+      cli = path.join(out, 'esm', 'cli.js')
+      resolve()
+    })
   })
 }, 120_000)
 afterAll(() => rmSync(out, { recursive: true, force: true }))
@@ -47,7 +28,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }))
 function run(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [cli, ...args], { cwd: fixtures, timeout: 30_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
+      resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr })
     })
   })
 }
@@ -62,9 +43,7 @@ describe('express-fetch-bridge routes', () => {
   it('prints the table for a CommonJS module exporting { app, hono } (Express 4)', async () => {
     const { code, stdout } = await run('routes', './server.cjs')
     expect(code).toBe(0)
-    expect(stdout).toMatch(
-      /^ {2}partly-shadowed +GET +\/users +GET \/users .*still reached by GET \/users\/, GET \/USERS/m,
-    )
+    expect(stdout).toMatch(/^ {2}partly-shadowed +GET +\/users +GET \/users .*still reached by GET \/users\/, GET \/USERS/m)
     expect(stdout).toMatch(/^ {2}express +POST +\/users/m)
     expect(stdout).toMatch(/^ {2}\/users +GET +POST$/m)
   })
@@ -82,9 +61,7 @@ describe('express-fetch-bridge routes', () => {
     expect(code).toBe(0)
     const report = JSON.parse(stdout)
     // Hono takes /orders/:id in its exact form; other case and a trailing slash still reach Express.
-    expect(report.express).toEqual([
-      expect.objectContaining({ method: 'GET', path: '/orders/:id', status: 'partly-shadowed' }),
-    ])
+    expect(report.express).toEqual([expect.objectContaining({ method: 'GET', path: '/orders/:id', status: 'partly-shadowed' })])
     expect(report.summary).toMatchObject({ shadowed: 0, partlyShadowed: 1, moved: 1 })
   })
 
@@ -101,9 +78,7 @@ describe('express-fetch-bridge routes', () => {
 
   it('takes --prefix for a bridge it cannot see', async () => {
     const { stdout } = await run('routes', 'server.cjs', '--json', '--prefix', '/api')
-    expect(JSON.parse(stdout).bridges).toEqual([
-      { path: '/api', mountPath: 'strip', detected: false, expressRouting: false },
-    ])
+    expect(JSON.parse(stdout).bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: false, expressRouting: false }])
   })
 
   it('explains bad usage and a module without apps, with a non-zero exit', async () => {

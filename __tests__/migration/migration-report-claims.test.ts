@@ -42,34 +42,15 @@ const EXPRESS_PATTERNS: Record<'4' | '5', string[]> = {
   '5': ['/users', '/users/:id', '/users/:id/posts', '/users/*rest', '/items{/:id}', '/:slug', '/Items', '/users/users'],
   '4': ['/users', '/users/:id', '/users/:id?', '/users/*', '/items/:id(\\d+)', '/:slug', '/Items', '/users/users'],
 }
-const HONO_PATTERNS = [
-  '/users',
-  '/users/:id',
-  '/users/:id?',
-  '/users/*',
-  '/items/:id{[0-9]+}',
-  '/:slug',
-  '/users/users',
-  '/items/',
-]
+const HONO_PATTERNS = ['/users', '/users/:id', '/users/:id?', '/users/*', '/items/:id{[0-9]+}', '/:slug', '/users/users', '/items/']
 
 const route = (patterns: string[], methods: Method[], under: Under[]) =>
-  fc.record({
-    method: fc.constantFrom(...methods),
-    path: fc.constantFrom(...patterns),
-    under: fc.constantFrom(...under),
-  })
+  fc.record({ method: fc.constantFrom(...methods), path: fc.constantFrom(...patterns), under: fc.constantFrom(...under) })
 
 function specs(version: '4' | '5'): fc.Arbitrary<Spec> {
   return fc.record({
-    express: fc.array(route(EXPRESS_PATTERNS[version], ['get', 'get', 'post', 'all'], ['', '', 'router', 'subapp']), {
-      minLength: 1,
-      maxLength: 5,
-    }),
-    hono: fc.array(route(HONO_PATTERNS, ['get', 'get', 'post', 'all', 'on'], ['', '', 'route', 'basePath']), {
-      minLength: 1,
-      maxLength: 5,
-    }),
+    express: fc.array(route(EXPRESS_PATTERNS[version], ['get', 'get', 'post', 'all'], ['', '', 'router', 'subapp']), { minLength: 1, maxLength: 5 }),
+    hono: fc.array(route(HONO_PATTERNS, ['get', 'get', 'post', 'all', 'on'], ['', '', 'route', 'basePath']), { minLength: 1, maxLength: 5 }),
     mount: fc.oneof(
       fc.record({
         kind: fc.constant('middleware' as const),
@@ -114,8 +95,7 @@ function probes(spec: Spec): string[] {
   const patterns = [...spec.express.map(full), ...spec.hono.map(full), ...WORDS.map((w) => `/${w}`)]
   const paths = new Set<string>()
   const prefixes = spec.mount.kind === 'middleware' && spec.mount.prefix !== '' ? ['', '/api'] : ['']
-  for (const pattern of patterns)
-    for (const p of instances(pattern)) for (const n of neighbours(p)) for (const pre of prefixes) paths.add(pre + n)
+  for (const pattern of patterns) for (const p of instances(pattern)) for (const n of neighbours(p)) for (const pre of prefixes) paths.add(pre + n)
   return [...paths]
 }
 
@@ -125,8 +105,7 @@ function build(express: Express, spec: Spec, without?: number) {
   const based = hono.basePath('/r')
   spec.hono.forEach((r, j) => {
     const target = r.under === 'route' ? sub : r.under === 'basePath' ? based : hono
-    const handler = (c: { text(s: string): Response; req: { method: string } }) =>
-      c.text(r.method === 'on' ? `H${j}:${c.req.method}` : `H${j}`)
+    const handler = (c: { text(s: string): Response; req: { method: string } }) => c.text(r.method === 'on' ? `H${j}:${c.req.method}` : `H${j}`)
     if (r.method === 'on') target.on(['GET', 'PUT'], r.path, handler)
     else target[r.method](r.path, handler)
   })
@@ -138,10 +117,7 @@ function build(express: Express, spec: Spec, without?: number) {
   const subapp = express()
   app.use('/r', router)
   app.use('/r', subapp)
-  const bridge =
-    spec.mount.kind === 'middleware'
-      ? fetchBridge(hono, { mountPath: spec.mount.keep ? 'keep' : 'strip', expressRouting: spec.expressRouting })
-      : undefined
+  const bridge = spec.mount.kind === 'middleware' ? fetchBridge(hono, { mountPath: spec.mount.keep ? 'keep' : 'strip', expressRouting: spec.expressRouting }) : undefined
   const mountBridge = () => {
     if (spec.mount.kind !== 'middleware') return
     if (spec.mount.prefix === '') app.use(bridge!)
@@ -150,13 +126,11 @@ function build(express: Express, spec: Spec, without?: number) {
   spec.express.forEach((r, i) => {
     if (spec.mount.kind === 'middleware' && spec.mount.at === i) mountBridge()
     const target = r.under === 'router' ? router : r.under === 'subapp' ? subapp : app
-    if (i !== without)
-      target[r.method as 'get'](r.path, (_req: unknown, res: { send(s: string): void }) => res.send(`E${i}`))
+    if (i !== without) target[r.method as 'get'](r.path, (_req: unknown, res: { send(s: string): void }) => res.send(`E${i}`))
   })
   if (spec.mount.kind === 'middleware' && spec.mount.at >= spec.express.length) mountBridge()
   app.use((_req: unknown, res: { status(n: number): { send(s: string): void } }) => res.status(404).send('404'))
-  const listener =
-    spec.mount.kind === 'front-door' ? fetchBridge(hono, { fallback: app, expressRouting: spec.expressRouting }) : app
+  const listener = spec.mount.kind === 'front-door' ? fetchBridge(hono, { fallback: app, expressRouting: spec.expressRouting }) : app
   return { hono, app, listener }
 }
 
@@ -209,10 +183,8 @@ describe.each(expressVersions)('migrationReport claims on %s, against real dispa
               if (o.method === 'on') return (method === 'GET' || method === 'PUT') && seen.has(`H${k}:${method}`)
               return (o.method === 'all' ? 'ALL' : o.method.toUpperCase()) === method && seen.has(`H${k}`)
             })
-            if ((entry.status === 'moved' || entry.status === 'hono-only') && !answered)
-              wrong.push(`Hono ${method} ${path} is "${entry.status}" but answers no probe`)
-            if (entry.status === 'unreachable' && answered)
-              wrong.push(`Hono ${method} ${path} is "unreachable" but answers a probe`)
+            if ((entry.status === 'moved' || entry.status === 'hono-only') && !answered) wrong.push(`Hono ${method} ${path} is "${entry.status}" but answers no probe`)
+            if (entry.status === 'unreachable' && answered) wrong.push(`Hono ${method} ${path} is "unreachable" but answers a probe`)
           }
         }
         for (const [i, r] of spec.express.entries()) {
@@ -221,20 +193,12 @@ describe.each(expressVersions)('migrationReport claims on %s, against real dispa
           const entry = claims.express.find((e) => e.path === path && e.method === method && e.status === 'shadowed')
           if (entry === undefined) continue
           // Two identical routes: the second is shadowed by the first, not by Hono; skip that shape.
-          if (
-            spec.express.some(
-              (o, k) => k < i && o.path === r.path && o.method === r.method && (o.under === '') === (r.under === ''),
-            )
-          )
-            continue
+          if (spec.express.some((o, k) => k < i && o.path === r.path && o.method === r.method && (o.under === '') === (r.under === ''))) continue
           checked++
           if (spec.expressRouting) checkedUnderOption++
           const without = await answers(build(express, spec, i).listener as http.RequestListener, paths)
           const differs = [...real].filter(([k, v]) => without.get(k) !== v)
-          if (differs.length > 0)
-            wrong.push(
-              `Express ${method} ${path} is "shadowed" but without it ${differs[0][0]} answers ${without.get(differs[0][0])}, not ${differs[0][1]}`,
-            )
+          if (differs.length > 0) wrong.push(`Express ${method} ${path} is "shadowed" but without it ${differs[0][0]} answers ${without.get(differs[0][0])}, not ${differs[0][1]}`)
         }
         if (wrong.length > 0) falseClaims.push(`${JSON.stringify(spec)}\n  ${wrong.join('\n  ')}\n${claims.format()}`)
         expect(wrong).toEqual([])

@@ -1,12 +1,6 @@
 import request from 'supertest'
 import { Hono } from 'hono'
-import {
-  fetchBridge,
-  migrationReport,
-  type ExpressRouteEntry,
-  type HonoRouteEntry,
-  type MigrationReport,
-} from '../../src/index.js'
+import { fetchBridge, migrationReport, type ExpressRouteEntry, type HonoRouteEntry, type MigrationReport } from '../../src/index.js'
 import { expressVersions } from '../helpers/express-versions.js'
 
 const fromExpress = (_req: unknown, res: any) => res.send('express')
@@ -15,9 +9,7 @@ const fromHono = (c: { text(s: string): Response }) => c.text('hono')
 function row(report: MigrationReport, side: 'express', method: string, path: string): ExpressRouteEntry
 function row(report: MigrationReport, side: 'hono', method: string, path: string): HonoRouteEntry
 function row(report: MigrationReport, side: 'express' | 'hono', method: string, path: string) {
-  const found = (report[side] as Array<ExpressRouteEntry | HonoRouteEntry>).find(
-    (r) => r.method === method && r.path === path,
-  )
+  const found = (report[side] as Array<ExpressRouteEntry | HonoRouteEntry>).find((r) => r.method === method && r.path === path)
   if (!found) throw new Error(`no ${side} row ${method} ${path} in\n${report.format()}`)
   return found
 }
@@ -88,10 +80,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
   it('sees through a router mounted under a prefix with a parameter', () => {
     const report = migrationReport(server().app)
     // Hono took /api/v1/orders only: other versions still reach the Express route.
-    expect(row(report, 'express', 'GET', '/api/:version/orders')).toMatchObject({
-      status: 'partly-shadowed',
-      honoRoutes: ['GET /api/v1/orders'],
-    })
+    expect(row(report, 'express', 'GET', '/api/:version/orders')).toMatchObject({ status: 'partly-shadowed', honoRoutes: ['GET /api/v1/orders'] })
     expect(row(report, 'express', 'GET', '/api/:version/invoices').status).toBe('express')
     expect(row(report, 'hono', 'GET', '/api/v1/orders').expressRoutes).toEqual(['GET /api/:version/orders'])
   })
@@ -99,12 +88,10 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
   it("uses Hono's own matching: a constrained parameter shadows only part of an Express route", () => {
     const entry = row(migrationReport(server().app), 'express', 'GET', '/items/:id')
     expect(entry.status).toBe('partly-shadowed')
-    expect(entry.samples).toEqual(
-      expect.arrayContaining([
-        { method: 'GET', path: '/items/1', servedBy: 'hono', answeredBy: 'GET /items/:id{[0-9]+}' },
-        { method: 'GET', path: '/items/sample', servedBy: 'express', answeredBy: 'GET /items/:id' },
-      ]),
-    )
+    expect(entry.samples).toEqual(expect.arrayContaining([
+      { method: 'GET', path: '/items/1', servedBy: 'hono', answeredBy: 'GET /items/:id{[0-9]+}' },
+      { method: 'GET', path: '/items/sample', servedBy: 'express', answeredBy: 'GET /items/:id' },
+    ]))
   })
 
   it('reports a Hono route an Express route before the bridge still answers as unreachable', () => {
@@ -179,7 +166,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     for (const path of paths) await request(app).get(path).expect(200, 'hono')
   })
 
-  it('sees a Hono catch-all shadow every Express route of its method', () => {
+  it("sees a Hono catch-all shadow every Express route of its method", () => {
     const app = exact()
     app.get('/first', fromExpress)
     app.use(fetchBridge(new Hono().get('*', fromHono)))
@@ -195,12 +182,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     ])
     // Partly reachable: the route before the bridge still wins for /first.
     expect(report.hono).toEqual([expect.objectContaining({ path: '/*', status: 'moved' })])
-    expect(report.hono[0].samples).toContainEqual({
-      method: 'GET',
-      path: '/first',
-      servedBy: 'express',
-      answeredBy: 'GET /first',
-    })
+    expect(report.hono[0].samples).toContainEqual({ method: 'GET', path: '/first', servedBy: 'express', answeredBy: 'GET /first' })
     expect(report.hono[0].expressRoutes).not.toContain('GET /first')
     expect(report.format()).toMatch(/replaces an Express route; Express answers first \(1 of \d+ sample requests\)/)
   })
@@ -224,15 +206,8 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     const json = JSON.parse(JSON.stringify(report))
     expect(Object.keys(json)).toEqual(['bridges', 'express', 'hono', 'partlyMoved', 'summary'])
     expect(json.summary).toEqual({
-      expressRoutes: 7,
-      shadowed: 1,
-      partlyShadowed: 2,
-      live: 4,
-      honoRoutes: 5,
-      moved: 3,
-      honoOnly: 1,
-      unreachable: 1,
-      unchecked: 0,
+      expressRoutes: 7, shadowed: 1, partlyShadowed: 2, live: 4,
+      honoRoutes: 5, moved: 3, honoOnly: 1, unreachable: 1, unchecked: 0,
     })
   })
 })
@@ -257,9 +232,7 @@ describe.each(expressVersions)('migrationReport on %s, with its default routing'
     expect(entry.status).toBe('partly-shadowed')
     const live = entry.samples.filter((s) => s.servedBy === 'express').map((s) => s.path)
     expect(live).toEqual(expect.arrayContaining(['/users/', '/USERS', '/Users']))
-    expect(report.format()).toMatch(
-      /still reached by GET \/users\/, GET \/USERS, GET \/Users \(expressRouting: true takes the trailing slash; expressRouting: true takes other case\)/,
-    )
+    expect(report.format()).toMatch(/still reached by GET \/users\/, GET \/USERS, GET \/Users \(expressRouting: true takes the trailing slash; expressRouting: true takes other case\)/)
   })
 
   it('with expressRouting the same route is shadowed: Hono answers its other case and trailing slash too', () => {
@@ -337,6 +310,7 @@ describe.each(expressVersions)('migrationReport on %s, with its default routing'
     expect(row(migrationReport(keep, hono), 'hono', 'GET', '/api/users').warnings).toEqual([])
   })
 
+
   it('with Hono strict: false the trailing slash moves too; other case still reaches Express', () => {
     const hono = new Hono({ strict: false }).get('/users', fromHono)
     const app = express()
@@ -371,12 +345,7 @@ describe.each(expressVersions)('migrationReport on %s, with its default routing'
     app.get('/users', fromExpress)
     const report = migrationReport(app, hono)
     expect(row(report, 'hono', 'GET', '/users/*').status).toBe('moved')
-    expect(row(report, 'hono', 'GET', '/users/*').samples).toContainEqual({
-      method: 'GET',
-      path: '/users',
-      servedBy: 'hono',
-      answeredBy: 'GET /users/*',
-    })
+    expect(row(report, 'hono', 'GET', '/users/*').samples).toContainEqual({ method: 'GET', path: '/users', servedBy: 'hono', answeredBy: 'GET /users/*' })
   })
 
   it('counts only the requests that reach an Express route without Hono', () => {
