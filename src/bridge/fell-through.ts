@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { isMiddleware, type HonoRoute } from '../core/hono-routes.js'
-import { NOT_FOUND } from './fallthrough.js'
+import { notFoundContext } from './fallthrough.js'
 
 /** Set on the request: the route pattern that matched, and why the request went on. */
 export const FELL_THROUGH: unique symbol = Symbol('express-fetch-bridge/fell-through')
@@ -20,7 +20,7 @@ export interface FellThrough {
 const warned = new Set<string>()
 
 export function noteFellThrough(req: IncomingMessage, env: object): void {
-  const c = (env as Record<symbol, unknown>)[NOT_FOUND] as
+  const c = notFoundContext(env) as
     { req?: { matchedRoutes?: HonoRoute[]; method?: string; path?: string } } | undefined
   let routes: HonoRoute[] | undefined
   try {
