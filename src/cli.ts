@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `express-fetch-bridge routes <server module> [--json] [--prefix <path>] [--mount-path strip|keep]`
+ * `express-fetch-bridge routes <server module> [--json] [--prefix <path>] [--mount-path strip|keep] [--express-routing]`
  *
  * Loads a module that exports the server's apps without listening, and prints the migration report.
  * The module exports (named, or as properties of its default export / `module.exports`):
@@ -16,11 +16,12 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { migrationReport, type MigrationReportOptions } from './migration/migration-report.js'
 
-const USAGE = `Usage: express-fetch-bridge routes <server module> [--json] [--prefix <path>] [--mount-path strip|keep]
+const USAGE = `Usage: express-fetch-bridge routes <server module> [--json] [--prefix <path>] [--mount-path strip|keep] [--express-routing]
 
 The module exports the Express app as \`app\` (or \`express\`) and the Hono app as \`hono\`
 (e.g. module.exports = { app, hono }), without calling listen(). --prefix and --mount-path describe
-where the bridge serves Hono when it is not mounted in the Express app (default: in front, at /).`
+where the bridge serves Hono when it is not mounted in the Express app (default: in front, at /);
+--express-routing says that bridge has \`expressRouting: true\` (a bridge found in the app is read as it is).`
 
 interface Args {
   file: string
@@ -40,6 +41,7 @@ function parseArgs(argv: string[]): Args {
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]
     if (arg === '--json') json = true
+    else if (arg === '--express-routing') options.expressRouting = true
     else if (arg === '--prefix') options.prefix = value(rest, ++i, arg)
     else if (arg === '--mount-path') {
       const mountPath = value(rest, ++i, arg)

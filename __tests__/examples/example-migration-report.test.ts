@@ -16,21 +16,36 @@ async function eventually(read: () => Promise<string>, expected: string): Promis
 }
 
 describe('examples/migration-report', () => {
-  it('lists GET /users as moved but still reached in other case, the live POST /users and the partly moved paths', () => {
+  it('lists GET /users and GET /health as shadowed (expressRouting), the live POST /users and the partly moved paths', () => {
     const hono = createHono()
     const report = migrationReport(createApp(createMetrics(), hono), hono)
     const status = Object.fromEntries(report.express.map((r) => [`${r.method} ${r.path}`, r.status]))
     expect(status).toEqual({
       'GET /metrics': 'express',
-      // Hono (strict: false) takes /users and /users/; Express still answers /USERS, /Users.
-      'GET /users': 'partly-shadowed',
+      // expressRouting: Hono takes /users, /users/, /USERS and /Users, as the Express route did.
+      'GET /users': 'shadowed',
       'POST /users': 'express',
+      // Only numeric ids, only v2.
       'GET /users/:id': 'partly-shadowed',
       'GET /api/:version/orders': 'partly-shadowed',
+      'GET /health': 'shadowed',
     })
     expect(report.partlyMoved).toEqual([{ path: '/users', hono: ['GET'], express: ['POST'] }])
     const users = report.express.find((r) => r.method === 'GET' && r.path === '/users')!
-    expect(users.samples.filter((s) => s.servedBy === 'express').map((s) => s.path)).toEqual(['/USERS', '/Users'])
+    expect(users.samples.map((s) => `${s.path} ${s.servedBy}`)).toEqual([
+      '/users hono',
+      '/users/ hono',
+      '/USERS hono',
+      '/Users hono',
+    ])
+  })
+
+  it('serves the other case and a trailing slash from Hono, as the shadowed Express route did', async () => {
+    const app = createApp()
+    await request(app).get('/HEALTH/').expect(200, { ok: true })
+    await request(app)
+      .get('/Users')
+      .expect(200, [{ id: 1, name: 'Ada' }])
   })
 
   it('counts requests per side and route in Prometheus metrics', async () => {
@@ -50,10 +65,10 @@ describe('examples/migration-report', () => {
     const example = useExample('examples/migration-report/server.ts')
 
     it('prints the report, then serves and counts', async () => {
-      expect(example().output()).toMatch(/^ {2}partly-shadowed +GET +\/users +GET \/users .*still reached by GET \/USERS/m)
-      // The README shows exactly what the example prints, from "Express routes" to the summary line.
-      const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8')
-      const shown = /examples\/migration-report\) prints[^\n]*\n\n```\n([\s\S]*?)\n```/.exec(readme)?.[1]
+      expect(example().output()).toMatch(/^ {2}shadowed +GET +\/users +GET \/users +dead code/m)
+      // The matching guide shows exactly what the example prints, from "Express routes" to the summary line.
+      const guide = readFileSync(path.join(__dirname, '..', '..', 'docs', 'guide', 'matching.md'), 'utf8')
+      const shown = /examples\/migration-report\) prints[^\n]*\n\n```\n([\s\S]*?)\n```/.exec(guide)?.[1]
       const printed = /^Express routes\n[\s\S]*?Hono-only[^\n]*$/m.exec(example().output())?.[0]
       expect(shown).toBe(printed)
       await (await fetch(example().url + '/users')).text()

@@ -3,7 +3,7 @@ import { getRequestListener } from '@hono/node-server'
 import express from 'express'
 import fc from 'fast-check'
 import { Hono } from 'hono'
-import { expressMiddleware, fetchBridge } from '../../src/index.js'
+import { expressMiddleware, fetchBridge, type FetchBridgeOptions } from '../../src/index.js'
 import { listen, request, type Running } from '../helpers/transport.js'
 
 // Security invariant (README, Security): an Express guard on a prefix runs for every request that a
@@ -46,50 +46,75 @@ const notFound: express.RequestHandler = (_req, res) => {
   res.status(404).send('express 404')
 }
 
-const MODES: Mode[] = [
+/** The modes, their bridges made with `o` added to their options. */
+const modes = (o: FetchBridgeOptions, tag = ''): Mode[] => [
   {
-    name: 'guard in Express before the bridge (root)',
+    name: 'guard in Express before the bridge (root)' + tag,
     base: '',
-    start: () => listen(express().use('/admin', guard).use(fetchBridge(honoApp(''))).use(notFound)),
+    start: () => listen(express().use('/admin', guard).use(fetchBridge(honoApp(''), o)).use(notFound)),
   },
   {
-    name: "guard in Express before the bridge (under /api, mountPath 'strip')",
+    name: "guard in Express before the bridge (under /api, mountPath 'strip')" + tag,
     base: '/api',
-    start: () => listen(express().use('/api/admin', guard).use('/api', fetchBridge(honoApp(''))).use(notFound)),
+    start: () => listen(express().use('/api/admin', guard).use('/api', fetchBridge(honoApp(''), o)).use(notFound)),
   },
   {
-    name: "guard in Express before the bridge (under /api, mountPath 'keep')",
+    name: "guard in Express before the bridge (under /api, mountPath 'keep')" + tag,
     base: '/api',
     start: () =>
-      listen(express().use('/api/admin', guard).use('/api', fetchBridge(honoApp('/api'), { mountPath: 'keep' })).use(notFound)),
+      listen(express().use('/api/admin', guard).use('/api', fetchBridge(honoApp('/api'), { ...o, mountPath: 'keep' })).use(notFound)),
   },
   {
-    name: 'guard in expressMiddleware (front door)',
+    name: 'guard in expressMiddleware (front door)' + tag,
     base: '',
-    start: () => listen(fetchBridge(honoApp('', guardRouter('/admin')), { fallback: express().use(notFound) })),
+    start: () => listen(fetchBridge(honoApp('', guardRouter('/admin')), { ...o, fallback: express().use(notFound) })),
   },
   {
-    name: 'guard in expressMiddleware (middleware mode)',
+    name: 'guard in expressMiddleware (middleware mode)' + tag,
     base: '',
-    start: () => listen(express().use(fetchBridge(honoApp('', guardRouter('/admin')))).use(notFound)),
+    start: () => listen(express().use(fetchBridge(honoApp('', guardRouter('/admin')), o)).use(notFound)),
   },
   {
-    name: "guard in expressMiddleware (under /api, mountPath 'strip')",
+    name: "guard in expressMiddleware (under /api, mountPath 'strip')" + tag,
     base: '/api',
-    start: () => listen(express().use('/api', fetchBridge(honoApp('', guardRouter('/admin')))).use(notFound)),
+    start: () => listen(express().use('/api', fetchBridge(honoApp('', guardRouter('/admin')), o)).use(notFound)),
   },
   {
-    name: "guard in expressMiddleware (under /api, mountPath 'keep')",
+    name: "guard in expressMiddleware (under /api, mountPath 'keep')" + tag,
     base: '/api',
     start: () =>
-      listen(express().use('/api', fetchBridge(honoApp('/api', guardRouter('/api/admin')), { mountPath: 'keep' })).use(notFound)),
+      listen(express().use('/api', fetchBridge(honoApp('/api', guardRouter('/api/admin')), { ...o, mountPath: 'keep' })).use(notFound)),
   },
   {
-    name: "guard in expressMiddleware (@hono/node-server's listener)",
+    name: "guard in expressMiddleware (@hono/node-server's listener)" + tag,
     base: '',
     start: () => listen(getRequestListener(honoApp('', guardRouter('/admin')).fetch)),
   },
 ]
+
+const MODES: Array<Mode & { runs: number }> = [
+  ...modes({}),
+  // The Express way of matching: other case and a trailing slash reach the Hono routes too, and the
+  // guard must still run for every one of them (@hono/node-server has no such option).
+  ...modes({ expressRouting: true }, ', expressRouting').filter((m) => !m.name.includes('@hono/node-server')),
+  {
+    name: 'guard in Express before the bridge, case sensitive routing, expressRouting',
+    base: '',
+    start: () => {
+      const app = express().set('case sensitive routing', true).set('strict routing', true)
+      return listen(app.use('/admin', guard).use(fetchBridge(honoApp(''), { expressRouting: true })).use(notFound))
+    },
+  },
+  {
+    // The chain routes on the path Hono routes on (respelled): a case-sensitive guard still runs.
+    name: 'guard in expressMiddleware, a case-sensitive strict Router, expressRouting',
+    base: '',
+    start: () => {
+      const inside = express.Router({ caseSensitive: true, strict: true }).use('/admin', guard)
+      return listen(express().use(fetchBridge(honoApp('', inside), { expressRouting: true })).use(notFound))
+    },
+  },
+].map((m) => ({ ...m, runs: m.name.includes('expressRouting') ? RUNS / 2 : RUNS }))
 
 // A character as a client may write it: itself, escaped (either hex case), or in the other case.
 const spelling = (ch: string): fc.Arbitrary<string> => {
@@ -138,7 +163,7 @@ describe.each(MODES)('$name', (mode) => {
     await server.close()
   })
 
-  it(`a Hono route under the guarded prefix answers only after the guard ran (${RUNS} targets)`, async () => {
+  it(`a Hono route under the guarded prefix answers only after the guard ran (${mode.runs} targets)`, async () => {
     let reached = 0
     await fc.assert(
       fc.asyncProperty(target(mode.base), async (path) => {
@@ -146,10 +171,10 @@ describe.each(MODES)('$name', (mode) => {
         if (body.startsWith('admin ')) reached++
         expect(body === 'admin false' ? `${path} reached a guarded Hono route without the guard` : 'ok').toBe('ok')
       }),
-      { numRuns: RUNS, seed: SEED },
+      { numRuns: mode.runs, seed: SEED },
     )
     // The generator is worth something only if many targets do reach the guarded routes.
-    expect(reached).toBeGreaterThan(RUNS / 10)
+    expect(reached).toBeGreaterThan(mode.runs / 10)
   }, 120_000)
 })
 

@@ -48,6 +48,14 @@ describe('express-fetch-bridge routes', () => {
     expect(stdout).toMatch(/^ {2}\/users +GET +POST$/m)
   })
 
+  it('takes --express-routing for a bridge it cannot see: the same route is then shadowed', async () => {
+    const { code, stdout } = await run('routes', 'server.mjs', '--json', '--express-routing')
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report.bridges).toEqual([{ path: '/', mountPath: 'strip', detected: false, expressRouting: true }])
+    expect(report.express).toEqual([expect.objectContaining({ method: 'GET', path: '/orders/:id', status: 'shadowed' })])
+  })
+
   it('prints JSON for an ES module exporting `express` and `hono` (Express 5, router under a prefix)', async () => {
     const { code, stdout } = await run('routes', 'server.mjs', '--json')
     expect(code).toBe(0)
@@ -61,7 +69,7 @@ describe('express-fetch-bridge routes', () => {
     const { code, stdout } = await run('routes', path.join(fixtures, 'server.ts'), '--json')
     expect(code).toBe(0)
     const report = JSON.parse(stdout)
-    expect(report.bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: true }])
+    expect(report.bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: true, expressRouting: false }])
     expect(report.express.map((r: { path: string; status: string }) => [r.path, r.status])).toEqual([
       ['/api/users/:id', 'partly-shadowed'],
       ['/health', 'express'],
@@ -70,7 +78,7 @@ describe('express-fetch-bridge routes', () => {
 
   it('takes --prefix for a bridge it cannot see', async () => {
     const { stdout } = await run('routes', 'server.cjs', '--json', '--prefix', '/api')
-    expect(JSON.parse(stdout).bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: false }])
+    expect(JSON.parse(stdout).bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: false, expressRouting: false }])
   })
 
   it('explains bad usage and a module without apps, with a non-zero exit', async () => {

@@ -7,8 +7,8 @@ import { expressVersions } from '../helpers/express-versions.js'
 import { listen, request } from '../helpers/transport.js'
 
 // The report's claims checked against real dispatch, through a socket. Random Express 4/5 + Hono
-// apps (every handler answers with its own tag) are generated with a fixed seed, the report is
-// computed, and then, with probes made from the route patterns (not from the report's samples) and
+// apps (every handler answers with its own tag; either routing setting; bridges with and without
+// expressRouting) are generated with a fixed seed, the report is computed, and then, with probes made from the route patterns (not from the report's samples) and
 // their neighbours (trailing slash, other case, one segment more or less):
 // - a "shadowed" Express route: the same app without it answers every probe identically;
 // - a "moved" / "hono-only" Hono route answers some probe; an "unreachable" one answers none.
@@ -31,6 +31,10 @@ interface Spec {
   /** Where the bridge is: before Express route `at` (middleware mode), or in front (front door). */
   mount: { kind: 'middleware'; at: number; prefix: '' | '/api'; keep: boolean } | { kind: 'front-door' }
   strict: boolean
+  /** The bridge's expressRouting, and the Express app's routing settings it reads. */
+  expressRouting: boolean
+  caseSensitive: boolean
+  strictRouting: boolean
 }
 
 const WORDS = ['users', 'items']
@@ -57,6 +61,9 @@ function specs(version: '4' | '5'): fc.Arbitrary<Spec> {
       fc.constant({ kind: 'front-door' as const }),
     ),
     strict: fc.boolean(),
+    expressRouting: fc.boolean(),
+    caseSensitive: fc.boolean(),
+    strictRouting: fc.boolean(),
   })
 }
 
@@ -104,11 +111,13 @@ function build(express: Express, spec: Spec, without?: number) {
   })
   hono.route('/r', sub)
   const app = express()
+  app.set('case sensitive routing', spec.caseSensitive)
+  app.set('strict routing', spec.strictRouting)
   const router = express.Router()
   const subapp = express()
   app.use('/r', router)
   app.use('/r', subapp)
-  const bridge = spec.mount.kind === 'middleware' ? fetchBridge(hono, { mountPath: spec.mount.keep ? 'keep' : 'strip' }) : undefined
+  const bridge = spec.mount.kind === 'middleware' ? fetchBridge(hono, { mountPath: spec.mount.keep ? 'keep' : 'strip', expressRouting: spec.expressRouting }) : undefined
   const mountBridge = () => {
     if (spec.mount.kind !== 'middleware') return
     if (spec.mount.prefix === '') app.use(bridge!)
@@ -121,7 +130,7 @@ function build(express: Express, spec: Spec, without?: number) {
   })
   if (spec.mount.kind === 'middleware' && spec.mount.at >= spec.express.length) mountBridge()
   app.use((_req: unknown, res: { status(n: number): { send(s: string): void } }) => res.status(404).send('404'))
-  const listener = spec.mount.kind === 'front-door' ? fetchBridge(hono, { fallback: app }) : app
+  const listener = spec.mount.kind === 'front-door' ? fetchBridge(hono, { fallback: app, expressRouting: spec.expressRouting }) : app
   return { hono, app, listener }
 }
 
@@ -152,6 +161,7 @@ describe.each(expressVersions)('migrationReport claims on %s, against real dispa
   it(`${APPS} generated apps: no false "shadowed", "moved", "hono-only" or "unreachable"`, async () => {
     const falseClaims: string[] = []
     let checked = 0
+    let checkedUnderOption = 0
     await fc.assert(
       fc.asyncProperty(specs(version), async (spec) => {
         const built = build(express, spec)
@@ -185,6 +195,7 @@ describe.each(expressVersions)('migrationReport claims on %s, against real dispa
           // Two identical routes: the second is shadowed by the first, not by Hono; skip that shape.
           if (spec.express.some((o, k) => k < i && o.path === r.path && o.method === r.method && (o.under === '') === (r.under === ''))) continue
           checked++
+          if (spec.expressRouting) checkedUnderOption++
           const without = await answers(build(express, spec, i).listener as http.RequestListener, paths)
           const differs = [...real].filter(([k, v]) => without.get(k) !== v)
           if (differs.length > 0) wrong.push(`Express ${method} ${path} is "shadowed" but without it ${differs[0][0]} answers ${without.get(differs[0][0])}, not ${differs[0][1]}`)
@@ -197,5 +208,6 @@ describe.each(expressVersions)('migrationReport claims on %s, against real dispa
     expect(falseClaims).toEqual([])
     // Worth something only if shadowed claims came up to be checked.
     expect(checked).toBeGreaterThan(0)
+    expect(checkedUnderOption).toBeGreaterThan(0)
   }, 300_000)
 })

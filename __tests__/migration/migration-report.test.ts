@@ -121,11 +121,11 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     app.get('/v2/users', fromExpress)
     app.get('/users', fromExpress)
     const v1 = migrationReport(app, stripped)
-    expect(v1.bridges).toEqual([{ path: '/v1', mountPath: 'strip', detected: true }])
+    expect(v1.bridges).toEqual([{ path: '/v1', mountPath: 'strip', detected: true, expressRouting: false }])
     expect(row(v1, 'express', 'GET', '/v1/users').status).toBe('shadowed')
     expect(row(v1, 'express', 'GET', '/users').status).toBe('express')
     const v2 = migrationReport(app, kept)
-    expect(v2.bridges).toEqual([{ path: '/v2', mountPath: 'keep', detected: true }])
+    expect(v2.bridges).toEqual([{ path: '/v2', mountPath: 'keep', detected: true, expressRouting: false }])
     expect(row(v2, 'express', 'GET', '/v2/users').status).toBe('shadowed')
     expect(row(v2, 'express', 'GET', '/v1/users').status).toBe('express')
   })
@@ -138,7 +138,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     const frontDoor = migrationReport(fetchBridge(hono, { fallback: app }))
     expect(row(frontDoor, 'express', 'GET', '/users').status).toBe('shadowed')
     const assumed = migrationReport(app, hono, { prefix: '/api' })
-    expect(assumed.bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: false }])
+    expect(assumed.bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: false, expressRouting: false }])
     expect(row(assumed, 'express', 'GET', '/api/users').status).toBe('shadowed')
     expect(row(assumed, 'express', 'GET', '/users').status).toBe('express')
   })
@@ -232,8 +232,84 @@ describe.each(expressVersions)('migrationReport on %s, with its default routing'
     expect(entry.status).toBe('partly-shadowed')
     const live = entry.samples.filter((s) => s.servedBy === 'express').map((s) => s.path)
     expect(live).toEqual(expect.arrayContaining(['/users/', '/USERS', '/Users']))
-    expect(report.format()).toMatch(/still reached by GET \/users\/, GET \/USERS, GET \/Users \(new Hono\(\{ strict: false \}\) takes the trailing slash; other case: redirect it \(Hono routes are case-sensitive\) or keep this route\)/)
+    expect(report.format()).toMatch(/still reached by GET \/users\/, GET \/USERS, GET \/Users \(expressRouting: true takes the trailing slash; expressRouting: true takes other case\)/)
   })
+
+  it('with expressRouting the same route is shadowed: Hono answers its other case and trailing slash too', () => {
+    const hono = new Hono().get('/users', fromHono).get('/users/:id', fromHono)
+    const app = express()
+    app.use(fetchBridge(hono, { expressRouting: true }))
+    app.get('/users', fromExpress)
+    app.get('/users/:id', fromExpress)
+    const report = migrationReport(app, hono)
+    expect(report.bridges).toEqual([{ path: '/', mountPath: 'strip', detected: true, expressRouting: true }])
+    expect(row(report, 'express', 'GET', '/users')).toMatchObject({ status: 'shadowed', honoRoutes: ['GET /users'] })
+    expect(row(report, 'express', 'GET', '/users/:id')).toMatchObject({
+      status: 'shadowed',
+      honoRoutes: ['GET /users/:id'],
+    })
+    expect(row(report, 'express', 'GET', '/users').samples.map((s) => s.path)).toEqual(
+      expect.arrayContaining(['/users/', '/USERS']),
+    )
+    expect(report.format()).toMatch(/^Bridge at \/ \(mountPath: strip, expressRouting\)$/m)
+  })
+
+  it('with expressRouting under case sensitive routing, other case stays with Express: partly shadowed', () => {
+    const hono = new Hono().get('/users', fromHono)
+    const app = express()
+    app.set('case sensitive routing', true)
+    app.use(fetchBridge(hono, { expressRouting: true }))
+    app.get('/users', fromExpress)
+    app.get('/Users', fromExpress)
+    const report = migrationReport(app, hono)
+    // Express routes /USERS to neither, /Users to its own route: Hono takes /users and /users/ only.
+    expect(row(report, 'express', 'GET', '/users').status).toBe('shadowed')
+    expect(row(report, 'express', 'GET', '/Users').status).toBe('express')
+  })
+
+  it("an assumed bridge takes expressRouting from the options, with the Express app's settings", () => {
+    const hono = new Hono().get('/users', fromHono)
+    const app = express()
+    app.get('/users', fromExpress)
+    expect(row(migrationReport(app, hono), 'express', 'GET', '/users').status).toBe('partly-shadowed')
+    expect(row(migrationReport(app, hono, { expressRouting: true }), 'express', 'GET', '/users').status).toBe(
+      'shadowed',
+    )
+    app.set('strict routing', true)
+    const strict = express()
+    strict.set('strict routing', true)
+    strict.get('/users', fromExpress)
+    expect(row(migrationReport(strict, hono, { expressRouting: true }), 'express', 'GET', '/users').status).toBe(
+      'shadowed',
+    )
+    expect(
+      row(migrationReport(strict, hono, { expressRouting: { strict: false } }), 'express', 'GET', '/users').status,
+    ).toBe('shadowed')
+    // A front-door bridge reads its fallback's settings.
+    const frontDoor = fetchBridge(hono, { fallback: app, expressRouting: true })
+    expect(row(migrationReport(frontDoor), 'express', 'GET', '/users').status).toBe('shadowed')
+  })
+
+  it('flags a Hono route that repeats the mount path of its bridge (reachable only under it twice)', () => {
+    const hono = new Hono().get('/api/users', fromHono).get('/orders', fromHono)
+    const app = express()
+    app.use('/api', fetchBridge(hono))
+    app.get('/api/users', fromExpress)
+    const report = migrationReport(app, hono)
+    expect(row(report, 'hono', 'GET', '/api/users').warnings).toEqual([
+      'repeats the mount path /api: reachable at /api/api/users',
+    ])
+    expect(row(report, 'hono', 'GET', '/orders').warnings).toEqual([])
+    expect(row(report, 'express', 'GET', '/api/users').status).toBe('express')
+    expect(report.format()).toMatch(
+      /GET +\/api\/users .*; repeats the mount path \/api: reachable at \/api\/api\/users$/m,
+    )
+    // Under mountPath: 'keep' the app sees /api: no warning.
+    const keep = express()
+    keep.use('/api', fetchBridge(hono, { mountPath: 'keep' }))
+    expect(row(migrationReport(keep, hono), 'hono', 'GET', '/api/users').warnings).toEqual([])
+  })
+
 
   it('with Hono strict: false the trailing slash moves too; other case still reaches Express', () => {
     const hono = new Hono({ strict: false }).get('/users', fromHono)

@@ -31,12 +31,12 @@ export function createMetrics() {
 }
 
 export function createHono() {
-  // strict: false: /users/ is the same route as /users, as in Express.
-  const hono = new Hono({ strict: false })
+  const hono = new Hono()
   hono.get('/users', (c) => c.json([{ id: 1, name: 'Ada' }]))
   hono.get('/users/:id{[0-9]+}', (c) => c.json({ id: Number(c.req.param('id')), name: 'Ada' }))
   hono.get('/api/v2/orders', (c) => c.json([]))
   hono.delete('/users/:id', (c) => c.body(null, 204))
+  hono.get('/health', (c) => c.json({ ok: true }))
   return hono
 }
 
@@ -45,9 +45,9 @@ export function createApp(metrics = createMetrics(), hono = createHono()) {
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics())
   })
-  app.use(fetchBridge(hono, { onDispatch: metrics.onDispatch }))
-  // Legacy routes. Hono answers GET /users (and /users/), but Express still answers /USERS: not
-  // dead code until those are redirected or dropped. POST /users is still live.
+  // expressRouting: Hono routes take /USERS and /users/ as the Express routes they replace did, so
+  // the report can call GET /users dead code (`shadowed`). POST /users is still live.
+  app.use(fetchBridge(hono, { onDispatch: metrics.onDispatch, expressRouting: true }))
   app.get('/users', (_req, res) => {
     res.json([{ id: 1, name: 'Ada' }])
   })
@@ -62,6 +62,10 @@ export function createApp(metrics = createMetrics(), hono = createHono()) {
     res.json({ version: (req.params as Record<string, string>).version, orders: [] })
   })
   app.use('/api/:version', api)
+  // Moved whole: Hono answers every request it got (/health, /HEALTH, /health/). Safe to delete.
+  app.get('/health', (_req, res) => {
+    res.json({ ok: true, legacy: true })
+  })
   return app
 }
 

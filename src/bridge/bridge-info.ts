@@ -1,5 +1,6 @@
 import type { ExecutionContextLike, ResolvedOptions } from './options.js'
 import { BRIDGE_INFO } from '../core/process-shared.js'
+import type { TargetRouting } from '../core/routed-target.js'
 
 /**
  * What a bridge was made from, so the migration report can find bridges in an Express stack (or be
@@ -13,6 +14,8 @@ export interface BridgeInfo {
   /** Its options, resolved; under `onDispatch`, `fallback` is the user's own (the bridge wraps it). */
   opts: ResolvedOptions
   ctx: ExecutionContextLike
+  /** Under `expressRouting`: how a request in Express app `req.app` is matched (see express-routing.ts). */
+  routing?: ((req: { app?: unknown }) => TargetRouting) | undefined
 }
 
 // A registered symbol (BRIDGE_INFO), not a module-level WeakMap: the server may load the CJS build
@@ -30,4 +33,5 @@ export function bridgeInfo(handler: unknown): BridgeInfo | undefined {
 export interface BridgeRouting {
   app: unknown
   opts: Pick<ResolvedOptions, 'keepMountPath' | 'fallthrough' | 'fallback'>
+  routing?: BridgeInfo['routing']
 }

@@ -29,6 +29,8 @@ import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './on-dispatch.js'
+import { expressRoutingOf } from './express-routing.js'
+import { noteFellThrough } from './fell-through.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -96,6 +98,10 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const fallthrough = opts.fallthrough
   const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app, opts.honoMiddleware) : undefined
   if (unmatched === undefined && options?.honoMiddleware === 'routes') throw cannotCheckRoutes(fallthrough)
+  if (opts.expressRouting !== undefined && !isHonoApp(app)) {
+    throw new TypeError('fetchBridge: expressRouting matches Hono routes; the app is not a Hono app')
+  }
+  const routingOf = opts.expressRouting && expressRoutingOf(app as never, opts.expressRouting, fallback)
   // At once, not on the first request: code that builds a Request or Response before any request
   // arrives (start-up, a test) gets the same classes the app will.
   if (overrideGlobalObjects) installGlobals()
@@ -117,15 +123,16 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       if (replayLimit !== REPLAY_LIMIT) noteReplayLimit(req, replayLimit)
     }
 
+    const routing = routingOf === undefined ? undefined : routingOf(req as ExpressLikeRequest)
     // A request the Hono app has no route for goes on at once, before a Request is built (fallthrough.ts).
     if (unmatched !== undefined && someoneBehind(next, fallback)) {
-      const target = routedTarget(req as ExpressLikeRequest, keepMountPath)
+      const target = routedTarget(req as ExpressLikeRequest, keepMountPath, routing)
       if (target !== undefined && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
     }
 
     let request: Request
     try {
-      request = createRequest(req, res, origin, keepMountPath)
+      request = createRequest(req, res, origin, keepMountPath, routing)
       // Without the global override the app gets what it asked for: a platform Request, which the
       // platform's own Request constructor, clone() and fetch() accept (the lazy one they do not).
       if (!overrideGlobalObjects) request = (request as unknown as { [REAL_REQUEST](): Request })[REAL_REQUEST]()
@@ -157,7 +164,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       respond(result, req, res, next, env, fallthrough, fallback)
     }
   })
-  return recordBridge(handler, { app, fetch, opts, ctx: executionContext })
+  return recordBridge(handler, { app, fetch, opts, ctx: executionContext, routing: routingOf })
 }
 
 function respond(
@@ -176,7 +183,10 @@ function respond(
     return failed(req, res, next, new TypeError('The app returned no Response'))
   }
   // The Hono clone's not-found handler ran and middleware did not turn its answer into another one.
-  if (isUnmatched(env, response as Response)) return passOn(req, res, next, fallback)
+  if (isUnmatched(env, response as Response)) {
+    noteFellThrough(req, env)
+    return passOn(req, res, next, fallback)
+  }
   let written: void | Promise<void>
   try {
     written = writeResponse(response as Response, req, res)

@@ -25,6 +25,7 @@ import {
 } from '../core/hono-routes.js'
 import type { HonoMiddleware } from './options.js'
 import { appTarget, isPlainTarget, requestUrl, type ExpressLikeRequest } from '../request/url.js'
+import type { TargetRouting } from '../core/routed-target.js'
 
 type Handler = (...args: any[]) => any
 
@@ -53,6 +54,11 @@ export function isHonoFetch(fn: Handler): boolean {
  * handler ran and the status is still that answer's (middleware that turned it into another answer,
  * such as hono/trailing-slash's 301, is sent instead).
  */
+/** The Context the clone's not-found handler ran with for this request, if it ran (see fell-through.ts). */
+export function notFoundContext(env: object): unknown {
+  return (env as Record<symbol, unknown>)[NOT_FOUND]
+}
+
 export function isUnmatched(env: object, response: { status: number }): boolean {
   const mark = env as Record<symbol, unknown>
   return mark[NOT_FOUND] !== undefined && response.status === ((mark[OWN_STATUS] as number | undefined) ?? 404)
@@ -182,13 +188,17 @@ export function cannotCheckRoutes(fallthrough: boolean): TypeError {
  * The path and query the app would route `req` on, as its Request's URL holds them (a raw or escaped
  * target normalised as the URL parser does); undefined for a target the app must not get.
  */
-export function routedTarget(req: ExpressLikeRequest, keepMountPath: boolean): string | undefined {
+export function routedTarget(
+  req: ExpressLikeRequest,
+  keepMountPath: boolean,
+  routing?: TargetRouting,
+): string | undefined {
   if (req.url?.charCodeAt(0) === 47) {
-    const target = appTarget(req, keepMountPath)
+    const target = appTarget(req, keepMountPath, routing)
     if (isPlainTarget(target)) return target
   }
   try {
-    return requestUrl(req, ORIGIN, keepMountPath).slice(ORIGIN.length)
+    return requestUrl(req, ORIGIN, keepMountPath, routing).slice(ORIGIN.length)
   } catch {
     return undefined
   }

@@ -9,6 +9,7 @@ import { failed, nobodyBehind, passOn, withListen } from './hand-off.js'
 import { isHonoApp } from '../core/app-kinds.js'
 import { honoMatches, type HonoRoutes } from '../core/hono-routes.js'
 import { appTarget } from '../request/url.js'
+import { FELL_THROUGH, type FellThrough } from './fell-through.js'
 import type {
   BridgeHandler,
   DispatchInfo,
@@ -21,7 +22,7 @@ import type {
 
 const DISPATCH: unique symbol = Symbol('express-fetch-bridge/dispatch')
 
-type Tracked = IncomingMessage & { [DISPATCH]?: Dispatch }
+type Tracked = IncomingMessage & { [DISPATCH]?: Dispatch; [FELL_THROUGH]?: FellThrough }
 
 function reportCallbackError(err: unknown): void {
   process.emitWarning(`express-fetch-bridge: onDispatch threw: ${err instanceof Error ? err.stack : String(err)}`)
@@ -46,8 +47,13 @@ class Dispatch implements DispatchInfo {
     this.method = req.method ?? 'GET'
   }
 
+  get reason(): FellThrough['reason'] | undefined {
+    return this.side === 'hono' ? undefined : (this.req as Tracked)[FELL_THROUGH]?.reason
+  }
+
   get route(): string | undefined {
-    if (this.side !== 'hono' || this.hono === undefined) return undefined
+    if (this.side !== 'hono') return (this.req as Tracked)[FELL_THROUGH]?.route
+    if (this.hono === undefined) return undefined
     if (this.#route === undefined) this.#route = routeOf(this.hono, this.method, this.appUrl)
     return this.#route ?? undefined
   }
@@ -86,7 +92,7 @@ export function reportingBridge(
   const hono = isHonoApp(app) ? app : undefined
 
   const handler = function reportingBridgeMiddleware(req: Tracked, res: ServerResponse, next?: NextFunction) {
-    const appUrl = appTarget(req, info.opts.keepMountPath)
+    const appUrl = appTarget(req, info.opts.keepMountPath, info.routing?.(req as { app?: unknown }))
     const dispatch = new Dispatch(req, res, performance.now(), hono, appUrl)
     req[DISPATCH] = dispatch
     res.once('close', () => {

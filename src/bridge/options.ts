@@ -3,6 +3,7 @@ import type { Http2SecureServer, Http2Server } from 'node:http2'
 import type { Http2ListenOptions } from '../http2/http2-listen.js'
 import { DEFAULT_DRAIN, type DrainBounds } from '../request/drain.js'
 import { REPLAY_LIMIT } from '../request/request-body.js'
+import { resolveExpressRouting, type ExpressRoutingOption, type ResolvedRouting } from './express-routing.js'
 // @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express'
 
@@ -115,9 +116,17 @@ export interface DispatchInfo {
   side: DispatchSide
   /**
    * The Hono route pattern that matched (`'/users/:id'`, as in `c.req.routePath`) when `side` is
-   * `'hono'` and the app is a Hono app; otherwise undefined. Computed on first read.
+   * `'hono'` and the app is a Hono app; also, with a `reason`, the route that matched a request that
+   * went on to Express. Otherwise undefined. Computed on first read.
    */
   readonly route: string | undefined
+  /**
+   * Why a request a Hono route matched went on to Express (`side` `'express'` or `'fallback'`):
+   * `'no-response'`, its handler gave no Response (a missing `return`, or `next()` / `c.notFound()`).
+   * Undefined otherwise.
+   * @example onDispatch: (info) => { if (info.reason) log.warn(`${info.route} fell through: ${info.reason}`) }
+   */
+  readonly reason: 'no-response' | undefined
   /** The request method. */
   method: string
   /** The status sent (`res.statusCode`). */
@@ -255,6 +264,16 @@ export interface FetchBridgeOptions<
    * @example fetchBridge(app, { replay: { maxBytes: 32 * 1024 * 1024 } })
    */
   replay?: { maxBytes?: number | undefined } | undefined
+  /**
+   * Match Hono routes as the Express app in front would match a route of the same path: literal text
+   * in any letter case unless `case sensitive routing`, one trailing slash more or less unless `strict
+   * routing` (read from the router the bridge is mounted in, or the front-door `fallback`; an object
+   * sets them). Parameters keep the client's case; `c.req.url` and `c.req.path` show the path as the
+   * route spells it, the client's own is `c.env.incoming.originalUrl`. See docs/guide/matching.md.
+   * @default false (Hono's own matching: case-sensitive, strict)
+   * @example fetchBridge(hono, { expressRouting: true }) // GET /Users/1/ reaches hono.get('/users/:id')
+   */
+  expressRouting?: ExpressRoutingOption | undefined
 }
 
 /** Options with defaults applied, computed once per bridge. */
@@ -270,6 +289,8 @@ export interface ResolvedOptions {
   drain: DrainBounds
   /** Bytes of a body the app read kept for hand-over. */
   replayLimit: number
+  /** `expressRouting`, resolved; undefined when off. */
+  expressRouting: ResolvedRouting | undefined
 }
 
 export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): ResolvedOptions {
@@ -331,6 +352,7 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
     env: options.env,
     fallback: options.fallback,
     onDispatch: options.onDispatch,
+    expressRouting: resolveExpressRouting(options.expressRouting),
   }
 }
 

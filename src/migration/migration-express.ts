@@ -38,6 +38,10 @@ export interface ExpressBridge {
   info: BridgeRouting
   /** The path the Fetch app sees for a full path that reaches this bridge, or undefined. */
   appPath(path: string): string | undefined
+  /** The length of the mount prefix Express matched in a full path that reaches this bridge. */
+  mountedLength(path: string): number
+  /** Under `expressRouting`: the routing the bridge matches Hono routes by (set by the report). */
+  routing?: ReturnType<NonNullable<BridgeRouting['routing']>> | undefined
 }
 
 export type Endpoint = ExpressRoute | ExpressBridge
@@ -145,6 +149,17 @@ export function bridgeEndpoint(info: BridgeRouting, mounts: Mount[]): ExpressBri
       const rest = throughMounts(mounts, path)
       if (rest === undefined) return undefined
       return info.opts.keepMountPath ? path : rest
+    },
+    mountedLength(path) {
+      let rest = path
+      let used = 0
+      for (const mount of mounts) {
+        const part = mount.consume(rest) ?? ''
+        used += part.length
+        rest = rest.slice(part.length)
+        if (!rest.startsWith('/')) rest = '/' + rest
+      }
+      return used
     },
   }
 }

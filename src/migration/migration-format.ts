@@ -33,16 +33,16 @@ const HONO_NOTES: Record<HonoRouteEntry['status'], string> = {
  * What still reaches a partly shadowed route, and what would move it: Hono matches neither a trailing slash nor other
  * case.
  */
-function stillReached(e: ExpressRouteEntry): string {
+function stillReached(e: ExpressRouteEntry, expressRouting: boolean): string {
   const live = e.samples.filter((s) => s.servedBy === 'express' && s.answeredBy === `${s.method} ${e.path}`)
   if (live.length === 0) return ''
   const byHono = new Set(e.samples.filter((s) => s.servedBy === 'hono').map((s) => `${s.method} ${s.path}`))
   const advice = new Set<string>()
   for (const s of live) {
     if (s.path.length > 1 && s.path.endsWith('/') && byHono.has(`${s.method} ${s.path.slice(0, -1)}`)) {
-      advice.add('new Hono({ strict: false }) takes the trailing slash')
+      advice.add(expressRouting ? 'strict routing: keep this route' : 'expressRouting: true takes the trailing slash')
     } else if ([...byHono].some((h) => h.toLowerCase() === `${s.method} ${s.path}`.toLowerCase())) {
-      advice.add('other case: redirect it (Hono routes are case-sensitive) or keep this route')
+      advice.add(expressRouting ? 'case sensitive routing: keep this route' : 'expressRouting: true takes other case')
     } else {
       advice.add('other paths: keep this route')
     }
@@ -68,25 +68,32 @@ function section(out: string[], title: string, header: string[], rows: string[][
   out.push(rows.length === 0 ? '  (none)' : table([header, ...rows]))
 }
 
-function expressRow(e: MigrationReport['express'][number]): string[] {
-  const note = e.status === 'partly-shadowed' ? share(e.samples, 'hono') + stillReached(e) : ''
+function expressRow(e: MigrationReport['express'][number], expressRouting: boolean): string[] {
+  const note = e.status === 'partly-shadowed' ? share(e.samples, 'hono') + stillReached(e, expressRouting) : ''
   return [e.status, e.method, e.path, e.honoRoutes.join(', ') || '-', EXPRESS_NOTES[e.status] + note]
 }
 
 function honoRow(h: MigrationReport['hono'][number]): string[] {
   const first = h.status !== 'unreachable' && h.samples.some((x) => x.servedBy === 'express')
-  const note = first ? `; Express answers first${share(h.samples, 'express')}` : ''
+  const note =
+    (first ? `; Express answers first${share(h.samples, 'express')}` : '') + h.warnings.map((w) => `; ${w}`).join('')
   return [h.status, h.method, h.path, h.expressRoutes.join(', ') || '-', HONO_NOTES[h.status] + note]
 }
 
 export function formatReport(report: MigrationReport): string {
   const out: string[] = []
   for (const b of report.bridges) {
-    out.push(
-      `Bridge at ${b.path} (mountPath: ${b.mountPath}${b.detected ? '' : ', assumed in front of the Express routes'})`,
-    )
+    const notes =
+      (b.expressRouting ? ', expressRouting' : '') + (b.detected ? '' : ', assumed in front of the Express routes')
+    out.push(`Bridge at ${b.path} (mountPath: ${b.mountPath}${notes})`)
   }
-  section(out, 'Express routes', ['STATUS', 'METHOD', 'PATH', 'HONO ROUTE', 'NOTE'], report.express.map(expressRow))
+  const expressRouting = report.bridges.some((b) => b.expressRouting)
+  section(
+    out,
+    'Express routes',
+    ['STATUS', 'METHOD', 'PATH', 'HONO ROUTE', 'NOTE'],
+    report.express.map((e) => expressRow(e, expressRouting)),
+  )
   section(out, 'Hono routes', ['STATUS', 'METHOD', 'PATH', 'EXPRESS ROUTE', 'NOTE'], report.hono.map(honoRow))
   if (report.partlyMoved.length > 0) {
     out.push('', 'Partly moved paths')

@@ -16,7 +16,10 @@ import { stackOf } from '../core/express-stack.js'
 import { formatReport } from './migration-format.js'
 import { honoSamples, joinPath, neighbours } from './migration-samples.js'
 import { isHonoApp } from '../core/app-kinds.js'
-import { honoMatches, isMiddleware, type HonoRoutes as Hono } from '../core/hono-routes.js'
+import { honoMatches, isMiddleware, type HonoRoute, type HonoRoutes as Hono } from '../core/hono-routes.js'
+import { expressRoutingOf, resolveExpressRouting, type ExpressRoutingOption } from '../bridge/express-routing.js'
+import { routedTarget } from '../core/routed-target.js'
+import { mountPrefixWarnings } from './migration-checks.js'
 
 /**
  * Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still
@@ -69,6 +72,11 @@ export interface HonoRouteEntry {
   /** The Express routes (`METHOD /path`) that would serve these requests without Hono. */
   expressRoutes: string[]
   /**
+   * Mistakes found in the route, e.g. `'repeats the mount path /api: reachable at /api/api/users'` (a
+   * bridge mounted at `/api` with `mountPath: 'strip'` gives the app paths without `/api`).
+   */
+  warnings: string[]
+  /**
    * The sample requests this route matches at a bridge, each with who answers it: an Express route before
    * the bridge, an earlier Hono route, or this one. Empty for an `unchecked` route.
    */
@@ -93,6 +101,8 @@ export interface BridgeEntry {
   mountPath: 'strip' | 'keep'
   /** Found in the Express stack (or passed as a front-door bridge) rather than assumed from options. */
   detected: boolean
+  /** Whether the bridge matches Hono routes the Express way (its `expressRouting` option). */
+  expressRouting: boolean
 }
 
 /** `report.summary`: the rows counted by status (the last line of `format()`). */
@@ -127,6 +137,11 @@ export interface MigrationReportOptions {
   prefix?: string | undefined
   /** The bridge's `mountPath` option for that prefix. @default 'strip' */
   mountPath?: 'strip' | 'keep' | undefined
+  /**
+   * The bridge's `expressRouting` option for that prefix (settings read from `expressApp`).
+   * @default false
+   */
+  expressRouting?: ExpressRoutingOption | undefined
 }
 
 /** The report: plain data (what `toJSON()` / `JSON.stringify` give) plus `format()` for a table. */
@@ -169,13 +184,22 @@ function firstTaker(endpoints: Endpoint[], hono: Hono, method: string, path: str
       continue
     }
     if (endpoint.info.app !== hono) continue
-    const appPath = endpoint.appPath(path)
-    if (appPath === undefined) continue
-    const served = honoMatches(hono, method, appPath)[0]
+    const matched = honoAt(endpoint, hono, method, path)
+    if (matched === undefined) continue
+    const served = matched[0]
     if (served !== undefined) return { side: 'hono', label: label(served.method, served.path) }
     if (!endpoint.info.opts.fallthrough) return { side: 'hono', label: '(Hono not found: fallthrough off)' }
   }
   return undefined
+}
+
+/** The Hono routes a request to `path` reaches at `bridge`, as the bridge matches them; undefined if it does not reach it. */
+function honoAt(bridge: ExpressBridge, hono: Hono, method: string, path: string): HonoRoute[] | undefined {
+  const appPath = bridge.appPath(path)
+  if (appPath === undefined) return undefined
+  if (bridge.routing === undefined) return honoMatches(hono, method, appPath)
+  const mounted = bridge.info.opts.keepMountPath ? bridge.mountedLength(path) : 0
+  return honoMatches(hono, method, routedTarget(bridge.routing, method, appPath, mounted))
 }
 
 /** The first Express route that serves the request when no bridge is there: who would answer without Hono. */
@@ -256,8 +280,7 @@ function honoEntries(
             for (const p of neighbours(joinPath(prefix, sample))) paths.add(p)
         for (const e of extra) if (e.method === m) paths.add(e.path)
         for (const path of paths) {
-          const appPath = bridge.appPath(path)
-          if (appPath === undefined || !honoMatches(hono, m, appPath).includes(route)) continue
+          if (!honoAt(bridge, hono, m, path)?.includes(route)) continue
           const taker = firstTaker(endpoints, hono, m, path)
           const servedBy = taker?.side === 'express' ? 'express' : 'hono'
           samples.push({ method: m, path, servedBy, answeredBy: taker?.label ?? '-' })
@@ -271,7 +294,15 @@ function honoEntries(
     }
     const status: HonoRouteStatus =
       samples.length === 0 ? 'unchecked' : !answers ? 'unreachable' : expressRoutes.size > 0 ? 'moved' : 'hono-only'
-    entries.push({ method: route.method, path: route.path, status, expressRoutes: [...expressRoutes], samples })
+    const warnings = mountPrefixWarnings(route.path, bridges)
+    entries.push({
+      method: route.method,
+      path: route.path,
+      status,
+      expressRoutes: [...expressRoutes],
+      warnings,
+      samples,
+    })
   }
   return entries
 }
@@ -335,12 +366,19 @@ export function migrationReport(
   } else if (bridges.length === 0 || options.prefix !== undefined) {
     detected = false
     const keepMountPath = options.mountPath === 'keep'
+    const routing = resolveExpressRouting(options.expressRouting)
     bridges = [
-      bridgeEndpoint({ app: hono, opts: { keepMountPath, fallthrough: true, fallback: undefined } }, [
-        prefixMount(options.prefix ?? '/'),
-      ]),
+      bridgeEndpoint(
+        {
+          app: hono,
+          opts: { keepMountPath, fallthrough: true, fallback: undefined },
+          routing: routing && expressRoutingOf(hono, routing, frontDoor ? frontDoor.opts.fallback : expressApp),
+        },
+        [prefixMount(options.prefix ?? '/')],
+      ),
     ]
   }
+  for (const bridge of bridges) bridge.routing = bridge.info.routing?.({ app: expressApp })
   // An assumed or front-door bridge sees every request first.
   const model = detected && !frontDoor ? endpoints : [...bridges, ...endpoints.filter((e) => e.kind === 'route')]
   const candidates = model.flatMap((e) =>
@@ -357,7 +395,12 @@ export function migrationReport(
   const count = <T extends { status: string }>(rows: T[], status: string) =>
     rows.filter((r) => r.status === status).length
   return new MigrationReport(
-    bridges.map((b) => ({ path: b.path, mountPath: b.info.opts.keepMountPath ? 'keep' : 'strip', detected })),
+    bridges.map((b) => ({
+      path: b.path,
+      mountPath: b.info.opts.keepMountPath ? 'keep' : 'strip',
+      detected,
+      expressRouting: b.routing !== undefined,
+    })),
     express,
     honoRows,
     partlyMoved(express),

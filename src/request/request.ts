@@ -14,6 +14,7 @@ import { REAL_REQUEST } from '../core/process-shared.js'
 import { PlatformRequest, PlatformResponse } from '../core/platform.js'
 import { isForbiddenMethod, platformRequest } from './forbidden-method.js'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from './url.js'
+import type { TargetRouting } from '../core/routed-target.js'
 import type { BodyInit } from '../core/fetch-types.js'
 
 /** The platform's Request, captured before anything could replace the global. */
@@ -238,7 +239,13 @@ export function createRequest(
   res: ServerResponse | undefined,
   origin: string | undefined,
   keepMountPath: boolean,
+  routing?: TargetRouting,
 ): Request {
-  const url = requestUrl(req as ExpressLikeRequest, origin ?? requestOrigin(req as ExpressLikeRequest), keepMountPath)
+  const url = requestUrl(
+    req as ExpressLikeRequest,
+    origin ?? requestOrigin(req as ExpressLikeRequest),
+    keepMountPath,
+    routing,
+  )
   return new LazyRequest(req, res, url) as unknown as Request
 }

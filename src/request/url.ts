@@ -6,6 +6,7 @@
 
 import type { IncomingMessage } from 'node:http'
 import { BadRequestError } from '../core/errors.js'
+import { routedTarget, type TargetRouting } from '../core/routed-target.js'
 
 // Character classes as lookup tables: a charCode loop costs less per request than a regex.
 function charTable(chars: string): Uint8Array {
@@ -274,19 +275,31 @@ function routesAlike(target: string): boolean {
  * The path and query the app routes on: `req.url`, or under `mountPath: 'keep'` the full target
  * Express routed (see {@link keptTarget}). Unvalidated: for reports, not for building a Request.
  */
-export function appTarget(req: ExpressLikeRequest, keepMountPath: boolean): string {
+export function appTarget(req: ExpressLikeRequest, keepMountPath: boolean, routing?: TargetRouting): string {
   const url = req.url ?? '/'
-  return keepMountPath ? keptTarget(req, url) : url
+  const target = keepMountPath ? keptTarget(req, url) : url
+  return routing === undefined ? target : routed(req, target, keepMountPath, routing)
+}
+
+/** `target` respelled under `expressRouting` (see routed-target.ts); a kept mount prefix is Express's already. */
+function routed(req: ExpressLikeRequest, target: string, keepMountPath: boolean, routing: TargetRouting): string {
+  return routedTarget(routing, req.method ?? 'GET', target, keepMountPath ? (req.baseUrl?.length ?? 0) : 0)
 }
 
 /**
  * The full request URL: origin + path and query, byte-exact where a real Request would keep them.
  * Throws a `BadRequestError` for a target the app must not get (see {@link routesAlike}).
  */
-export function requestUrl(req: ExpressLikeRequest, origin: string, keepMountPath: boolean): string {
+export function requestUrl(
+  req: ExpressLikeRequest,
+  origin: string,
+  keepMountPath: boolean,
+  routing?: TargetRouting,
+): string {
   let target = req.url ?? '/'
   if (target.charCodeAt(0) !== 47 /* '/' */) target = originForm(target)
   if (keepMountPath) target = keptTarget(req, target)
+  if (routing !== undefined) target = routed(req, target, keepMountPath, routing)
   if (isPlainTarget(target)) return origin + target
   if (!routesAlike(target)) throw new BadRequestError('Request target that Express and the app would route apart')
   let url: URL

@@ -135,7 +135,8 @@ class UpgradeDispatcher {
     const upgrade: Upgrade = { req, socket, head, env, pending }
     let result: unknown
     try {
-      const request = new PlatformRequest(upgradeUrl(req, mount, origin, keepMountPath), {
+      const routing = this.#parts.routing?.({ app: mount.app })
+      const request = new PlatformRequest(upgradeUrl(req, mount, origin, keepMountPath, routing), {
         method: req.method ?? 'GET',
         headers: requestHeaders(req),
       })

@@ -8,6 +8,7 @@ import { isExpressApp } from '../core/app-kinds.js'
 import { innerOf, matchedPart, stackOf, type Layer } from '../core/express-stack.js'
 import type { IncomingMessage } from 'node:http'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from '../request/url.js'
+import type { TargetRouting } from '../core/routed-target.js'
 
 export interface UpgradeMount {
   /** The Express app whose settings (`trust proxy`) apply, if any: the sub-app the bridge is in. */
@@ -83,6 +84,7 @@ export function upgradeUrl(
   mount: UpgradeMount,
   origin: string | undefined,
   keepMountPath: boolean,
+  routing?: TargetRouting,
 ): string {
   const original = req.url ?? '/'
   let url = original
@@ -98,5 +100,5 @@ export function upgradeUrl(
     socket: req.socket,
     app: mount.app,
   } as unknown as ExpressLikeRequest
-  return requestUrl(view, origin ?? requestOrigin(view), keepMountPath)
+  return requestUrl(view, origin ?? requestOrigin(view), keepMountPath, routing)
 }
