@@ -51,8 +51,8 @@ describe('examples/migration-report', () => {
 
     it('prints the report, then serves and counts', async () => {
       expect(example().output()).toMatch(/^ {2}partly-shadowed +GET +\/users +GET \/users .*still reached by GET \/USERS/m)
-      // The README shows exactly what the example prints, from "Express routes" to the summary line.
-      const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8')
+      // The migration guide shows exactly what the example prints, from "Express routes" to the summary line.
+      const readme = readFileSync(path.join(__dirname, '..', '..', 'docs', 'guide', 'migration.md'), 'utf8')
       const shown = /examples\/migration-report\) prints[^\n]*\n\n```\n([\s\S]*?)\n```/.exec(readme)?.[1]
       const printed = /^Express routes\n[\s\S]*?Hono-only[^\n]*$/m.exec(example().output())?.[0]
       expect(shown).toBe(printed)
