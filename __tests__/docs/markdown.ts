@@ -5,7 +5,7 @@ import path from 'node:path'
 // One reader of it for the docs tests: fenced blocks, the marker comment before a block, links.
 
 export const root = path.resolve(__dirname, '..', '..')
-export const docsDir = path.join(root, 'docs')
+const docsDir = path.join(root, 'docs')
 
 /** README.md and every page under docs/ except the generated API reference, relative to the root. */
 export function markdownFiles(): string[] {

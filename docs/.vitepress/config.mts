@@ -24,10 +24,13 @@ const sidebar: DefaultTheme.SidebarItem[] = sidebarFile.groups.map((group) => ({
   items: group.items.filter((i) => !planned.includes(i)).map(({ text, link }) => ({ text, link })),
 }))
 
+const base = process.env.DOCS_BASE ?? '/'
+
 export default defineConfig({
   title: 'express-fetch-bridge',
   description: 'Host Hono (and any Fetch-API app) inside Express, Connect or node:http, and migrate one route at a time.',
-  base: process.env.DOCS_BASE ?? '/',
+  base,
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: `${base}favicon.svg` }]],
   lastUpdated: false,
   ignoreDeadLinks: planned.map((i) => new RegExp(`^(?:\\.{1,2}/)*(?:.*/)?${path.posix.basename(i.link)}(?:\\.md)?(?:#.*)?$`)),
   themeConfig: {
