@@ -7,6 +7,7 @@ import { defaultExpressApp, enterApp, hasNodeBindings, leaveApp, type ExpressApp
 import { bodyUnread, requestAfterParse } from './express-body.js'
 import { bodyConsumed } from '../request/rebuilt-body.js'
 import { lendBody, takeBack } from '../request/body-hand-over.js'
+import { IN_FRONT_DOOR } from '../bridge/front-door-session.js'
 import { runChain, type ExpressHandler } from './express-chain.js'
 import { isUpgradeEnv, joinStandIn, refusalFrom, standInResponse } from './upgrade-response.js'
 import { toHonoError } from './express-errors.js'
@@ -133,7 +134,12 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
     const method = req.method
     // A body the app started reading (bodyLimit() counting a chunked upload) goes back to the chain whole.
     const loan = unread ? lendBody(req) : undefined
+    // express-session asks whether a session is there: no error for it (front-door-session.ts).
+    const marks = req as unknown as { [IN_FRONT_DOOR]?: boolean }
+    const frontDoor = marks[IN_FRONT_DOOR] === true
+    if (frontDoor) marks[IN_FRONT_DOOR] = false
     const outcome = await runChain(stack, req, res)
+    if (frontDoor) marks[IN_FRONT_DOOR] = true
     const short = loan === undefined ? undefined : takeBack(req, loan, bodyConsumed(req))
     if (view !== undefined) {
       req.url = url

@@ -1,0 +1,41 @@
+/**
+ * A front-door Hono route reading `c.env.incoming.session` when no session middleware ran for it:
+ * front-door requests reach Hono before Express, so the session Express would have loaded is not
+ * there. Instead of `Cannot read properties of undefined`, the read throws an error saying what to add.
+ *
+ * How: once a front-door bridge over a Hono app exists, `session` on node:http's request prototype is
+ * an accessor that answers `undefined` (as an absent property does) except while a front-door request
+ * is inside the Hono app, and that a session middleware assigning `req.session` turns into a plain own
+ * property. `expressMiddleware()` lifts the mark while its chain runs (express-session asks whether a
+ * session is already there), and the bridge lifts it when it hands the request to the fallback.
+ */
+import { IncomingMessage } from 'node:http'
+
+/** Set on a request while it is inside the Hono app of a front door; shared by every copy (ESM/CJS). */
+export const IN_FRONT_DOOR: unique symbol = Symbol.for('express-fetch-bridge/in-front-door') as never
+const GUARD: unique symbol = Symbol.for('express-fetch-bridge/session-guard') as never
+
+const MESSAGE =
+  'express-fetch-bridge: c.env.incoming.session is not set. In front-door mode Hono routes run before Express, ' +
+  "so Express's session middleware has not run for this request: run it in the Hono app, " +
+  'hono.use(expressMiddleware(session({ ... }))) (see expressMiddleware), or serve this route in middleware mode, ' +
+  'app.use(fetchBridge(hono)) after app.use(session(...))'
+
+/** Install the accessor (once per process, whichever copy of the package comes first). */
+export function guardFrontDoorSession(): void {
+  const proto = IncomingMessage.prototype as unknown as Record<PropertyKey, unknown>
+  const existing = Object.getOwnPropertyDescriptor(proto, 'session')
+  if (existing !== undefined) return // ours already, or someone else's: leave it
+  Object.defineProperty(proto, 'session', {
+    configurable: true,
+    enumerable: false,
+    get(this: Record<PropertyKey, unknown>) {
+      if (this[IN_FRONT_DOOR] === true) throw new Error(MESSAGE)
+      return undefined
+    },
+    set(this: object, value: unknown) {
+      Object.defineProperty(this, 'session', { value, writable: true, configurable: true, enumerable: true })
+    },
+  })
+  Object.defineProperty(proto, GUARD, { value: true })
+}
