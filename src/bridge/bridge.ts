@@ -23,13 +23,13 @@ import { noteUnfinishedBody } from '../request/drain.js'
 import { createRequest } from '../request/request.js'
 import { appTarget, isPlainTarget, type ExpressLikeRequest } from '../request/url.js'
 import { installGlobals } from './globals.js'
-import { BRIDGE_ENV, REAL_REQUEST } from '../core/process-shared.js'
+import { BRIDGE_ENV, IN_FRONT_DOOR, REAL_REQUEST } from '../core/process-shared.js'
 import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.js'
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './on-dispatch.js'
 import { refuseNodeListener, refuseSameAppInside } from './start-up-checks.js'
-import { guardFrontDoorSession, IN_FRONT_DOOR } from './front-door-session.js'
+import { guardFrontDoorSession } from './front-door-session.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -102,7 +102,11 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   return handler
 }
 
-function makeBridge(app: FetchApp, options: FetchBridgeOptions<any, any> | undefined, opts: ResolvedOptions): BridgeHandler {
+function makeBridge(
+  app: FetchApp,
+  options: FetchBridgeOptions<any, any> | undefined,
+  opts: ResolvedOptions,
+): BridgeHandler {
   // Only a bridge with onDispatch pays for it: the reporting wrapper is a separate handler.
   if (opts.onDispatch !== undefined) return reportingBridge(app, options!, opts.onDispatch, fetchBridge)
   const fetch = resolveFetch(app, opts.fallthrough)

@@ -10,10 +10,7 @@
  * session is already there), and the bridge lifts it when it hands the request to the fallback.
  */
 import { IncomingMessage } from 'node:http'
-
-/** Set on a request while it is inside the Hono app of a front door; shared by every copy (ESM/CJS). */
-export const IN_FRONT_DOOR: unique symbol = Symbol.for('express-fetch-bridge/in-front-door') as never
-const GUARD: unique symbol = Symbol.for('express-fetch-bridge/session-guard') as never
+import { IN_FRONT_DOOR } from '../core/process-shared.js'
 
 const MESSAGE =
   'express-fetch-bridge: c.env.incoming.session is not set. In front-door mode Hono routes run before Express, ' +
@@ -37,5 +34,4 @@ export function guardFrontDoorSession(): void {
       Object.defineProperty(this, 'session', { value, writable: true, configurable: true, enumerable: true })
     },
   })
-  Object.defineProperty(proto, GUARD, { value: true })
 }

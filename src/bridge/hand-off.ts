@@ -6,8 +6,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
 import { handOver } from '../request/body-hand-over.js'
-import { NOBODY_BEHIND } from '../core/process-shared.js'
-import { IN_FRONT_DOOR } from './front-door-session.js'
+import { IN_FRONT_DOOR, NOBODY_BEHIND } from '../core/process-shared.js'
 
 /**
  * Marks a `next` that stands for "nobody behind the bridge" (the `onDispatch` wrapper's on a bare
@@ -37,7 +36,8 @@ export function passOn(
     return
   }
   // Out of the front door's Hono app: reading req.session is the fallback's business (front-door-session.ts).
-  if ((req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] === true) (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = false
+  if ((req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] === true)
+    (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = false
   try {
     if (next === undefined) fallback(req, res)
     else fallback(req, res, next)

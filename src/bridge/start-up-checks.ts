@@ -25,7 +25,8 @@ const OPTION_NAMES: { [K in keyof Required<FetchBridgeOptions>]: true } = {
 }
 const VALID = Object.keys(OPTION_NAMES)
 
-const FRONT_DOOR = 'to put Hono in front of it, pass it as the fallback (front-door mode): fetchBridge(hono, { fallback: app })'
+const FRONT_DOOR =
+  'to put Hono in front of it, pass it as the fallback (front-door mode): fetchBridge(hono, { fallback: app })'
 
 /** An Express app, Router or Connect app, or a `(req, res[, next])` listener, where the Fetch app belongs. */
 export function refuseNodeListener(app: unknown): void {
@@ -67,7 +68,7 @@ function isListenerByName(fn: (...args: any[]) => unknown): boolean {
     /^(?:async\s+)?[\w$]+\s*\(([^)]*)\)/.exec(source)?.[1]
   if (list === undefined) return false
   const names = list.split(',').map((p) => /^\s*([\w$]+)/.exec(p)?.[1])
-  return /^(?:res|resp|response|reply)$/.test(names[1] ?? '') || names[2] === 'next'
+  return /^_*(?:res|resp|response|reply)$/.test(names[1] ?? '') || /^_*next$/.test(names[2] ?? '')
 }
 
 /** Unknown option names: a TypeError naming the nearest valid one. */
@@ -108,11 +109,20 @@ function distance(a: string, b: string): number {
 
 /** `origin` is an origin: a path, query or credentials would be dropped without a word. */
 export function refuseOriginWithPath(given: string, parsed: URL): void {
-  if (parsed.pathname === '/' && parsed.search === '' && parsed.hash === '' && parsed.username === '' && parsed.password === '') return
+  if (
+    parsed.pathname === '/' &&
+    parsed.search === '' &&
+    parsed.hash === '' &&
+    parsed.username === '' &&
+    parsed.password === ''
+  )
+    return
   const path = parsed.pathname.replace(/\/$/, '')
   throw new TypeError(
     `fetchBridge: origin must be an origin (scheme, host and port only), got '${given}'` +
-      (path === '' ? '' : `; to serve the app under a path, mount the bridge there: app.use('${path}', fetchBridge(hono))`),
+      (path === ''
+        ? ''
+        : `; to serve the app under a path, mount the bridge there: app.use('${path}', fetchBridge(hono))`),
   )
 }
 
@@ -141,7 +151,8 @@ function mountedIn(stack: Layer[] | undefined, app: unknown, seen: Set<unknown>)
       continue
     }
     // Express Routers and sub-apps; a Connect app mounted in a Connect app is its own handle.
-    const inner = innerOf(layer)?.stack ?? (typeof handle === 'function' && isConnectLike(handle) ? stackOf(handle) : undefined)
+    const inner =
+      innerOf(layer)?.stack ?? (typeof handle === 'function' && isConnectLike(handle) ? stackOf(handle) : undefined)
     if (mountedIn(inner, app, seen)) return true
   }
   return false

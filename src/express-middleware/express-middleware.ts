@@ -7,13 +7,12 @@ import { defaultExpressApp, enterApp, hasNodeBindings, leaveApp, type ExpressApp
 import { bodyUnread, requestAfterParse } from './express-body.js'
 import { bodyConsumed } from '../request/rebuilt-body.js'
 import { lendBody, takeBack } from '../request/body-hand-over.js'
-import { IN_FRONT_DOOR } from '../bridge/front-door-session.js'
 import { runChain, type ExpressHandler } from './express-chain.js'
 import { isUpgradeEnv, joinStandIn, refusalFrom, standInResponse } from './upgrade-response.js'
 import { toHonoError } from './express-errors.js'
 import { lengthVisibleToMiddleware, mergeOutgoingInto } from './express-headers.js'
 import type { ExpressBindings, OrFallback } from '../bridge/options.js'
-import { BRIDGE_ENV } from '../core/process-shared.js'
+import { BRIDGE_ENV, IN_FRONT_DOOR } from '../core/process-shared.js'
 import { expressView } from '../request/url.js'
 
 /** An Express/Connect middleware, error handler, Router or app — or a (nested) list of them, as `app.use()` takes. */
