@@ -10,7 +10,7 @@
  * session is already there), and the bridge lifts it when it hands the request to the fallback.
  */
 import { IncomingMessage } from 'node:http'
-import { IN_FRONT_DOOR } from '../core/process-shared.js'
+import { IN_FRONT_DOOR, SESSION_GUARD as OURS } from '../core/process-shared.js'
 
 const MESSAGE =
   'express-fetch-bridge: c.env.incoming.session is not set. In front-door mode Hono routes run before Express, ' +
@@ -18,20 +18,23 @@ const MESSAGE =
   'hono.use(expressMiddleware(session({ ... }))) (see expressMiddleware), or serve this route in middleware mode, ' +
   'app.use(fetchBridge(hono)) after app.use(session(...))'
 
-/** Install the accessor (once per process, whichever copy of the package comes first). */
+function get(this: Record<PropertyKey, unknown>): undefined {
+  if (this[IN_FRONT_DOOR] === true) throw new Error(MESSAGE)
+  return undefined
+}
+function set(this: object, value: unknown): void {
+  Object.defineProperty(this, 'session', { value, writable: true, configurable: true, enumerable: true })
+}
+Object.defineProperty(get, OURS, { value: true })
+
+/**
+ * Install the accessor; an earlier copy's is replaced by this one (the same code: its Error is then
+ * of the realm a test runner's module registry gives the app), someone else's `session` is left alone.
+ */
 export function guardFrontDoorSession(): void {
-  const proto = IncomingMessage.prototype as unknown as Record<PropertyKey, unknown>
+  const proto = IncomingMessage.prototype
   const existing = Object.getOwnPropertyDescriptor(proto, 'session')
-  if (existing !== undefined) return // ours already, or someone else's: leave it
-  Object.defineProperty(proto, 'session', {
-    configurable: true,
-    enumerable: false,
-    get(this: Record<PropertyKey, unknown>) {
-      if (this[IN_FRONT_DOOR] === true) throw new Error(MESSAGE)
-      return undefined
-    },
-    set(this: object, value: unknown) {
-      Object.defineProperty(this, 'session', { value, writable: true, configurable: true, enumerable: true })
-    },
-  })
+  if (existing !== undefined && (existing.get as { [OURS]?: true } | undefined)?.[OURS] !== true) return
+  if (existing?.get === get) return
+  Object.defineProperty(proto, 'session', { configurable: true, enumerable: false, get, set })
 }
