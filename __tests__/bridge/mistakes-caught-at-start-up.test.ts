@@ -57,12 +57,12 @@ describe('option names', () => {
 
   it('a name near none: a TypeError listing the options', () => {
     expect(() => fetchBridge(new Hono(), { timeout: 5 } as FetchBridgeOptions)).toThrow(
-      /^fetchBridge: unknown option 'timeout'; the options are overrideGlobalObjects, fallthrough, mountPath, origin, env, fallback, onDispatch/,
+      /^fetchBridge: unknown option 'timeout'; the options are overrideGlobalObjects, fallthrough, honoMiddleware, mountPath, origin, env, fallback, onDispatch/,
     )
   })
 
   it('every documented option is accepted', () => {
-    const names = ['overrideGlobalObjects', 'fallthrough', 'mountPath', 'origin', 'env', 'fallback', 'onDispatch', 'drain', 'replay']
+    const names = ['overrideGlobalObjects', 'fallthrough', 'honoMiddleware', 'mountPath', 'origin', 'env', 'fallback', 'onDispatch', 'drain', 'replay']
     for (const name of names) expect(() => fetchBridge(new Hono(), { [name]: undefined })).not.toThrow()
   })
 })

@@ -15,6 +15,7 @@ import type { FetchBridgeOptions } from './options.js'
 const OPTION_NAMES: { [K in keyof Required<FetchBridgeOptions>]: true } = {
   overrideGlobalObjects: true,
   fallthrough: true,
+  honoMiddleware: true,
   mountPath: true,
   origin: true,
   env: true,
