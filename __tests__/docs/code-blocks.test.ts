@@ -40,6 +40,9 @@ declare global {
   const upgradeWebSocket: typeof import('express-fetch-bridge/websocket').upgradeWebSocket
   const store: import('express-session').Store
   const secret: string
+  /** TLS key and certificate, as read from files. */
+  const key: string
+  const cert: string
 }
 export {}
 `
