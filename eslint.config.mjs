@@ -4,7 +4,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', '.node-matrix/', 'scratch/', 'bench/results/'] },
+  { ignores: ['dist/', 'coverage/', 'node_modules/', '.node-matrix/', 'scratch/', 'bench/results/', 'docs/.vitepress/cache/', 'docs/.vitepress/dist/', 'docs/api/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -147,13 +147,13 @@ export function svg(r: BenchResults): string {
   return p.join('\n') + '\n'
 }
 
-/** The README keeps one summary per Node line, between these markers. */
+/** docs/performance.md keeps one summary per Node line, between these markers. */
 const markers = (r: BenchResults) => {
   const major = r.machine.node.slice(1).split('.')[0]
   return [`<!-- bench:node${major}:start -->`, `<!-- bench:node${major}:end -->`]
 }
 
-/** Write <name>.md/.json/.svg; for the published run also refresh README's marked block. */
+/** Write <name>.md/.json/.svg; for the published run also refresh the marked block of docs/performance.md. */
 export function writeResults(dir: string, name: string, r: BenchResults, readme?: string): { markdown: string; files: string[] } {
   mkdirSync(dir, { recursive: true })
   const md = markdown(r)
@@ -174,11 +174,11 @@ export function writeResults(dir: string, name: string, r: BenchResults, readme?
   return { markdown: md, files }
 }
 
-// `tsx bench/report.ts bench/results/latest-node24.json [--readme]`: re-render md/svg (and README) from the JSON.
+// `tsx bench/report.ts bench/results/latest-node24.json [--readme]`: re-render md/svg (and docs/performance.md) from the JSON.
 if (require.main === module) {
   const file = process.argv[2]
   if (!file) throw new Error('usage: tsx bench/report.ts <results.json> [--readme]')
   const r = JSON.parse(readFileSync(file, 'utf8')) as BenchResults
-  const readme = process.argv.includes('--readme') ? path.resolve(__dirname, '..', 'README.md') : undefined
+  const readme = process.argv.includes('--readme') ? path.resolve(__dirname, '..', 'docs', 'performance.md') : undefined
   console.log(writeResults(path.dirname(path.resolve(file)), path.basename(file, '.json'), r, readme).files.join('\n'))
 }

@@ -109,7 +109,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    const readme = config.out.startsWith('latest-node') ? path.join(ROOT, 'README.md') : undefined
+    const readme = config.out.startsWith('latest-node') ? path.join(ROOT, 'docs', 'performance.md') : undefined
     const written = writeResults(path.join(ROOT, 'bench', 'results'), config.out, results, readme)
     console.log('\n' + written.markdown)
     console.log(`written: ${written.files.map((f) => path.relative(ROOT, f)).join(', ')}`)

@@ -24,13 +24,15 @@ import { noteUnfinishedBody } from '../request/drain.js'
 import { createRequest } from '../request/request.js'
 import type { ExpressLikeRequest } from '../request/url.js'
 import { installGlobals } from './globals.js'
-import { BRIDGE_ENV, REAL_REQUEST } from '../core/process-shared.js'
+import { BRIDGE_ENV, IN_FRONT_DOOR, REAL_REQUEST } from '../core/process-shared.js'
 import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.js'
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './on-dispatch.js'
 import { expressRoutingOf } from './express-routing.js'
 import { noteFellThrough } from './fell-through.js'
+import { refuseNodeListener, refuseSameAppInside } from './start-up-checks.js'
+import { guardFrontDoorSession } from './front-door-session.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -89,7 +91,25 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   app: FetchApp,
   options?: FetchBridgeOptions<Req, Res>,
 ): BridgeHandler {
+  refuseNodeListener(app)
   const opts = resolveOptions(options)
+  if (opts.fallback === undefined) return makeBridge(app, options, opts)
+  refuseSameAppInside(app, opts.fallback)
+  // A bridge for the same app mounted in the fallback after the front door was made: refused at listen().
+  const handler = makeBridge(app, options, opts)
+  const listen = handler.listen
+  handler.listen = function (this: unknown, ...args: unknown[]) {
+    refuseSameAppInside(app, opts.fallback)
+    return (listen as (...a: unknown[]) => ReturnType<BridgeHandler['listen']>).apply(this, args)
+  } as BridgeHandler['listen']
+  return handler
+}
+
+function makeBridge(
+  app: FetchApp,
+  options: FetchBridgeOptions<any, any> | undefined,
+  opts: ResolvedOptions,
+): BridgeHandler {
   // Only a bridge with onDispatch pays for it: the reporting wrapper is a separate handler.
   if (opts.onDispatch !== undefined) return reportingBridge(app, options!, opts.onDispatch, fetchBridge)
   const fetch = resolveFetch(app, opts.fallthrough)
@@ -105,6 +125,9 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   // At once, not on the first request: code that builds a Request or Response before any request
   // arrives (start-up, a test) gets the same classes the app will.
   if (overrideGlobalObjects) installGlobals()
+  // Front-door Hono routes reading a session no middleware loaded get an error saying what to add.
+  const frontDoorHono = fallback !== undefined && isHonoApp(app)
+  if (frontDoorHono) guardFrontDoorSession()
 
   // No closures on the synchronous path: respond() is a module function taking the request's parts.
   const handler = withListen(function fetchBridgeMiddleware(
@@ -149,6 +172,7 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
         ? { incoming: req, outgoing: res, [BRIDGE_ENV]: true }
         : { ...envFactory(req, res), incoming: req, outgoing: res, [BRIDGE_ENV]: true }
 
+    if (frontDoorHono && next === undefined) (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = true
     let result: unknown
     try {
       result = fetch(request, env, executionContext)

@@ -6,7 +6,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
 import { handOver } from '../request/body-hand-over.js'
-import { NOBODY_BEHIND } from '../core/process-shared.js'
+import { IN_FRONT_DOOR, NOBODY_BEHIND } from '../core/process-shared.js'
 import { forHttp1Code } from '../http2/http2-express.js'
 import { isHttp2Listen, listenHttp2 } from '../http2/http2-listen.js'
 
@@ -37,6 +37,9 @@ export function passOn(
     else answer(req, res, undefined)
     return
   }
+  // Out of the front door's Hono app: reading req.session is the fallback's business (front-door-session.ts).
+  if ((req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] === true)
+    (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = false
   // Express replaces the prototypes of req and res: node:http2's members must survive that.
   if (req.httpVersionMajor === 2) forHttp1Code(req, res)
   try {

@@ -4,6 +4,7 @@ import type { Http2ListenOptions } from '../http2/http2-listen.js'
 import { DEFAULT_DRAIN, type DrainBounds } from '../request/drain.js'
 import { REPLAY_LIMIT } from '../request/request-body.js'
 import { resolveExpressRouting, type ExpressRoutingOption, type ResolvedRouting } from './express-routing.js'
+import { refuseOriginWithPath, refuseUnknownOptions } from './start-up-checks.js'
 // @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express'
 
@@ -297,6 +298,7 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
   if (options === null || typeof options !== 'object') {
     throw new TypeError('fetchBridge: options must be an object')
   }
+  refuseUnknownOptions(options)
   const { mountPath = 'strip' } = options
   // `fallthrough: 'no'` must not act as true: every option is checked for its type, as below.
   for (const name of ['overrideGlobalObjects', 'fallthrough'] as const) {
@@ -321,6 +323,7 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new TypeError(`fetchBridge: origin must be http: or https:, got ${parsed.protocol}`)
     }
+    refuseOriginWithPath(options.origin, parsed)
     origin = parsed.origin
   }
   if (options.env !== undefined && typeof options.env !== 'function') {

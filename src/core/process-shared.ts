@@ -32,6 +32,12 @@ export const BRIDGE_INFO: unique symbol = Symbol.for('express-fetch-bridge/bridg
 /** Mark of a `next` that leads nowhere (a bare node:http server's): nested bridges of any copy see it. */
 export const NOBODY_BEHIND: unique symbol = Symbol.for('express-fetch-bridge/nobody-behind') as never
 
+/** Set on a request while it is inside the Hono app of a front door (bridge/front-door-session.ts). */
+export const IN_FRONT_DOOR: unique symbol = Symbol.for('express-fetch-bridge/in-front-door') as never
+
+/** Mark of the bridge's own `session` accessor on node:http's request prototype (front-door-session.ts). */
+export const SESSION_GUARD: unique symbol = Symbol.for('express-fetch-bridge/session-guard') as never
+
 /** Mark of the Request class and fetch the bridge installed as globals, whichever copy installed them. */
 export const GLOBAL_INSTALLED: unique symbol = Symbol.for('express-fetch-bridge/request-global') as never
 

@@ -12,7 +12,7 @@ import { isUpgradeEnv, joinStandIn, refusalFrom, standInResponse } from './upgra
 import { toHonoError } from './express-errors.js'
 import { headLengthAsHeader, lengthVisibleToMiddleware, mergeOutgoingInto } from './express-headers.js'
 import type { ExpressBindings, OrFallback } from '../bridge/options.js'
-import { BRIDGE_ENV } from '../core/process-shared.js'
+import { BRIDGE_ENV, IN_FRONT_DOOR } from '../core/process-shared.js'
 import { expressView } from '../request/url.js'
 
 /** An Express/Connect middleware, error handler, Router or app — or a (nested) list of them, as `app.use()` takes. */
@@ -133,7 +133,12 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
     const method = req.method
     // A body the app started reading (bodyLimit() counting a chunked upload) goes back to the chain whole.
     const loan = unread ? lendBody(req) : undefined
+    // express-session asks whether a session is there: no error for it (front-door-session.ts).
+    const marks = req as unknown as { [IN_FRONT_DOOR]?: boolean }
+    const frontDoor = marks[IN_FRONT_DOOR] === true
+    if (frontDoor) marks[IN_FRONT_DOOR] = false
     const outcome = await runChain(stack, req, res)
+    if (frontDoor) marks[IN_FRONT_DOOR] = true
     const short = loan === undefined ? undefined : takeBack(req, loan, bodyConsumed(req))
     if (view !== undefined) {
       req.url = url

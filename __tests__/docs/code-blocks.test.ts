@@ -1,35 +1,21 @@
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { blocks as blocksOf, markdownFiles, root, type Block } from './markdown'
 
-// Every ```ts and ```js block of the README type-checks, as a user's file would: strict, with
-// exactOptionalPropertyTypes, no DOM lib, the package imported by its name (mapped to src/ here; the
-// package tests check the same names against the packed tarball). Each block is its own module; the
-// names a block uses without defining (the `app` and `hono` of the surrounding text, a session
-// `store`…) are declared once, below, as what the README says they are.
+// Every ```ts and ```js block of the README and the docs pages type-checks, as a user's file would:
+// strict, with exactOptionalPropertyTypes, no DOM lib, the package imported by its name (mapped to
+// src/ here; the package tests check the same names against the packed tarball). Each block is its
+// own module; the names a block uses without defining (the `app` and `hono` of the surrounding text, a
+// session `store`…) are declared once, below, as the docs say they are. A block that is deliberately
+// wrong (a mistake shown as such) is preceded by `<!-- no-check: why -->`.
 
-const root = path.resolve(__dirname, '..', '..')
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8')
-
-interface Block {
-  line: number
-  lang: 'ts' | 'js'
-  code: string
-}
-
-function blocks(): Block[] {
-  const out: Block[] = []
-  const lines = readme.split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^```(ts|js)\s*$/.exec(lines[i])
-    if (!open) continue
-    const start = i + 1
-    while (i + 1 < lines.length && lines[++i] !== '```');
-    out.push({ line: start, lang: open[1] as 'ts' | 'js', code: lines.slice(start, i).join('\n') })
-  }
-  return out
-}
+const found = markdownFiles()
+  .flatMap(blocksOf)
+  .filter((b) => (b.lang === 'ts' || b.lang === 'js') && !b.marker?.startsWith('no-check'))
+// ES modules as users write them (top-level await, `import` conditions); a ```js block is CommonJS.
+const fileOf = (b: Block) => path.join('blocks', `${b.file.replace(/\W+/g, '-')}-${b.line}.${b.lang === 'js' ? 'cjs' : 'ts'}`)
 
 const CONTEXT = `import type express from 'express'
 import type { Hono as HonoClass } from 'hono'
@@ -38,6 +24,7 @@ declare global {
   const app: express.Express
   const expressApp: express.Express
   const legacyApp: express.Express
+  const legacyRoutes: express.Router
   const errorHandler: express.ErrorRequestHandler
   /** The Hono app of the surrounding text. */
   const hono: HonoClass<any>
@@ -53,6 +40,9 @@ declare global {
   const upgradeWebSocket: typeof import('express-fetch-bridge/websocket').upgradeWebSocket
   const store: import('express-session').Store
   const secret: string
+  /** TLS key and certificate, as read from files. */
+  const key: string
+  const cert: string
 }
 export {}
 `
@@ -63,14 +53,14 @@ const JS_PRELUDE =
 
 let dir: string
 let output: Promise<string>
-const found = blocks()
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(root, 'node_modules', '.readme-blocks-'))
+  dir = mkdtempSync(path.join(root, 'node_modules', '.docs-blocks-'))
   mkdirSync(path.join(dir, 'blocks'))
   writeFileSync(path.join(dir, 'context.d.ts'), CONTEXT)
+  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n')
   const files = found.map((b) => {
-    const file = path.join('blocks', `line-${b.line}.${b.lang}`)
+    const file = fileOf(b)
     // A block without import/export is a script; make each one a module of its own, except CommonJS.
     const module = /^\s*(import|export)\b/m.test(b.code) || b.lang === 'js' ? '' : '\nexport {}\n'
     // A CommonJS block exports names of the text as its own: declare them in the file.
@@ -80,7 +70,7 @@ beforeAll(() => {
   })
   const compilerOptions = {
     target: 'ES2022',
-    module: 'ESNext',
+    module: 'Preserve',
     moduleResolution: 'Bundler',
     lib: ['ES2022'],
     types: ['node'],
@@ -110,13 +100,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-it('finds the README code blocks, and the check itself reports nothing outside them', async () => {
-  expect(found.length).toBeGreaterThanOrEqual(10)
-  const elsewhere = (await output).split('\n').filter((l) => /error TS\d+/.test(l) && !l.includes('blocks/line-'))
+it('finds the code blocks of the README and the docs, and the check itself reports nothing outside them', async () => {
+  expect(found.filter((b) => b.file === 'README.md').length).toBeGreaterThanOrEqual(5)
+  expect(found.length).toBeGreaterThanOrEqual(30)
+  const elsewhere = (await output).split('\n').filter((l) => /error TS\d+/.test(l) && !l.includes('blocks/'))
   expect(elsewhere).toEqual([])
 }, 120_000)
 
-it.each(found.map((b) => [b.line, b] as const))('the block at README line %i type-checks', async (_line, b) => {
-  const errors = (await output).split('\n').filter((l) => l.includes(`line-${b.line}.${b.lang}`))
+it.each(found.map((b) => [`${b.file}:${b.line}`, b] as const))('the block at %s type-checks', async (_at, b) => {
+  const errors = (await output).split('\n').filter((l) => l.includes(fileOf(b)))
   expect(errors).toEqual([])
 }, 120_000)
