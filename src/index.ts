@@ -2,6 +2,7 @@ export { fetchBridge } from './bridge/bridge.js'
 export type {
   BridgeHandler,
   DispatchInfo,
+  DispatchReason,
   DispatchSide,
   ExecutionContextLike,
   ExpressBindings,

@@ -28,6 +28,7 @@ import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './on-dispatch.js'
+import { WRAP_BRIDGE } from './shadow-hook.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -89,6 +90,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const opts = resolveOptions(options)
   // Only a bridge with onDispatch pays for it: the reporting wrapper is a separate handler.
   if (opts.onDispatch !== undefined) return reportingBridge(app, options!, opts.onDispatch, fetchBridge)
+  // Likewise a shadow trial (src/shadow/): it wraps a bridge made without it.
+  if (opts.shadow !== undefined) return opts.shadow[WRAP_BRIDGE](app, options!, fetchBridge)
   const fetch = resolveFetch(app, opts.fallthrough)
   const { origin, keepMountPath, env: envFactory, fallback, drain, overrideGlobalObjects, replayLimit } = opts
 

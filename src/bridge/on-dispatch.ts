@@ -12,6 +12,7 @@ import { appTarget } from '../request/url.js'
 import type {
   BridgeHandler,
   DispatchInfo,
+  DispatchReason,
   DispatchSide,
   FallbackHandler,
   FetchApp,
@@ -34,6 +35,8 @@ class Dispatch implements DispatchInfo {
   completed = false
   readonly method: string
   #route: string | null | undefined
+  /** Set by the shadow option (noteDispatchReason); otherwise read off the side. */
+  noted: DispatchReason | undefined
 
   constructor(
     readonly req: IncomingMessage,
@@ -44,6 +47,10 @@ class Dispatch implements DispatchInfo {
     readonly appUrl: string,
   ) {
     this.method = req.method ?? 'GET'
+  }
+
+  get reason(): DispatchReason {
+    return this.noted ?? (this.side === 'hono' ? 'route' : 'no-route')
   }
 
   get route(): string | undefined {
@@ -61,6 +68,12 @@ function routeOf(hono: HonoRoutes, method: string, url: string): string | null {
   } catch {
     return null
   }
+}
+
+/** Why the side that answers a request under `onDispatch` does (the shadow option's canary and shadow runs). */
+export function noteDispatchReason(req: IncomingMessage, reason: DispatchReason): void {
+  const dispatch = (req as Tracked)[DISPATCH]
+  if (dispatch !== undefined) dispatch.noted = reason
 }
 
 function markFallback(fallback: FallbackHandler): FallbackHandler {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { DEFAULT_DRAIN, type DrainBounds } from '../request/drain.js'
 import { REPLAY_LIMIT } from '../request/request-body.js'
+import { isShadowHook, type ShadowHook } from './shadow-hook.js'
 // @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express'
 
@@ -100,6 +101,14 @@ export interface BridgeHandler {
  */
 export type DispatchSide = 'hono' | 'express' | 'fallback' | 'none'
 
+/**
+ * Why that side answered: `'route'` (a Hono route matched), `'no-route'` (none did), and under the
+ * `shadow` option `'shadow'` (Express answered, Hono ran as a shadow), `'canary'` (Hono answered as the
+ * route's canary share), `'holdback'` (Express answered: outside the canary share), `'canary-fallback'`
+ * (Hono's canary answer was a 5xx or threw before any byte was sent; Express answered instead).
+ */
+export type DispatchReason = 'route' | 'no-route' | 'shadow' | 'canary' | 'holdback' | 'canary-fallback'
+
 /** What `onDispatch` receives, once per request, when the response is finished or the connection closed. */
 export interface DispatchInfo {
   /**
@@ -107,6 +116,8 @@ export interface DispatchInfo {
    * (see {@link DispatchSide}). An error the app passed on to `next(err)` counts as `'hono'`.
    */
   side: DispatchSide
+  /** Why that side answered (see {@link DispatchReason}). */
+  readonly reason: DispatchReason
   /**
    * The Hono route pattern that matched (`'/users/:id'`, as in `c.req.routePath`) when `side` is
    * `'hono'` and the app is a Hono app; otherwise undefined. Computed on first read.
@@ -234,6 +245,16 @@ export interface FetchBridgeOptions<
    * @example fetchBridge(app, { replay: { maxBytes: 32 * 1024 * 1024 } })
    */
   replay?: { maxBytes?: number | undefined } | undefined
+  /**
+   * Shadow runs and canary traffic for moved routes, made by `shadowTrial()`: Express keeps answering
+   * the named routes while their Hono twin runs on a copy of each request and is compared, or a share
+   * of their requests goes to Hono. See docs/guide/shadow-and-canary.md. Without it nothing runs per request.
+   * @default undefined
+   * @example
+   * const trial = shadowTrial({ routes: [{ route: '/users/:id' }] })
+   * app.use(fetchBridge(hono, { shadow: trial }))
+   */
+  shadow?: ShadowHook | undefined
 }
 
 /** Options with defaults applied, computed once per bridge. */
@@ -248,6 +269,7 @@ export interface ResolvedOptions {
   drain: DrainBounds
   /** Bytes of a body the app read kept for hand-over. */
   replayLimit: number
+  shadow: ShadowHook | undefined
 }
 
 export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): ResolvedOptions {
@@ -294,7 +316,11 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
   if (options.onDispatch !== undefined && typeof options.onDispatch !== 'function') {
     throw new TypeError('fetchBridge: onDispatch must be a function (info) => void')
   }
+  if (options.shadow !== undefined && !isShadowHook(options.shadow)) {
+    throw new TypeError('fetchBridge: shadow must be made by shadowTrial({ routes })')
+  }
   return {
+    shadow: options.shadow,
     drain: resolveDrain(options.drain),
     replayLimit: resolveReplay(options.replay),
     overrideGlobalObjects: options.overrideGlobalObjects ?? true,
