@@ -13,6 +13,7 @@ const ALLOWED: Record<string, string[]> = {
   'express-middleware': ['core', 'request', 'response', 'bridge'],
   websocket: ['core', 'request', 'response', 'bridge'],
   migration: ['core', 'bridge'],
+  shadow: ['core', 'request', 'response', 'bridge'],
 }
 
 const src = path.resolve(__dirname, '..', '..', 'src')
