@@ -79,6 +79,8 @@ export interface ShadowHook {
   [WRAP_BRIDGE](app: FetchApp, options: FetchBridgeOptions<any, any>, make: MakeBridge): BridgeHandler
   /** Per-route aggregates so far (this process). */
   stats(): ShadowRouteStats[]
+  /** Whether the trial names this Hono route (its method shadowed, or a canary share). */
+  covers(method: string, route: string): boolean
 }
 
 export function isShadowHook(value: unknown): value is ShadowHook {

@@ -10,7 +10,7 @@ import { hasBody } from '../request/request-body.js'
 import { bodyConsumed, rebuildBody, type ParsedRequest } from '../request/rebuilt-body.js'
 
 /** Collects bytes up to a bound; past it, only that it went over. */
-export class Bounded {
+class Bounded {
   chunks: Buffer[] = []
   size = 0
   over = false

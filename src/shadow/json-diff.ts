@@ -9,7 +9,7 @@ export const MAX_DIFFS = 50
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
-export function childPath(path: string, key: string | number): string {
+function childPath(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`
   return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`
 }

@@ -51,7 +51,7 @@ export interface ShadowResult {
   summary: string
 }
 
-export function diffText(d: ShadowDiff): string {
+function diffText(d: ShadowDiff): string {
   if (d.kind === 'missing') return `${d.field}: ${d.express} vs (missing)`
   if (d.kind === 'extra') return `${d.field}: (missing) vs ${d.hono}`
   if (d.kind === 'error') return `${d.field}: ${d.hono}`

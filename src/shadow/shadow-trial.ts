@@ -44,6 +44,15 @@ export class ShadowTrial implements ShadowHook {
     return [...this.#stats.routes.values()].map((r) => r.snapshot(this.#config.readyAfter))
   }
 
+  /**
+   * Whether the trial names this Hono route pattern: shadows its method, or gives it a canary share.
+   * @example trial.covers('GET', '/users/:id')
+   */
+  covers(method: string, route: string): boolean {
+    const rule = ruleFor(this.#config.rules, route)
+    return rule !== undefined && ((rule.shadow && rule.methods.has(method.toUpperCase())) || rule.canary > 0)
+  }
+
   /** Shadow runs in flight now (at most `maxConcurrent`). */
   get inFlight(): number {
     return this.#slots.inFlight

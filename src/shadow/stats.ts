@@ -7,9 +7,9 @@ import { isNoise } from './compare.js'
 import type { ShadowDiff } from './shadow-result.js'
 
 /** Durations kept per side and route: percentiles are over the most recent ones. */
-export const WINDOW = 1024
+const WINDOW = 1024
 /** Distinct fields kept per route (noise, and differences); past it they are counted as `(other fields)`. */
-export const MAX_FIELDS = 100
+const MAX_FIELDS = 100
 
 class Window {
   readonly values = new Float64Array(WINDOW)
