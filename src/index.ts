@@ -40,9 +40,4 @@ export { shadowTrial, ShadowTrial } from './shadow/shadow-trial.js'
 export { DEFAULT_IGNORED_HEADERS } from './shadow/shadow-options.js'
 export type { ShadowRouteRule, ShadowTrialOptions } from './shadow/shadow-options.js'
 export type { ShadowDiff, ShadowResult, ShadowSide } from './shadow/shadow-result.js'
-export type {
-  DurationPercentiles,
-  ShadowFieldCount,
-  ShadowRouteStats,
-  ShadowSkipReason,
-} from './bridge/shadow-hook.js'
+export type { DurationPercentiles, ShadowFieldCount, ShadowRouteStats, ShadowSkipReason } from './bridge/shadow-hook.js'

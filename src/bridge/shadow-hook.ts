@@ -4,9 +4,10 @@
  * code. The migration report reads the same value's per-route evidence through {@link ShadowHook}.
  */
 import type { BridgeHandler, FetchApp, FetchBridgeOptions } from './options.js'
+import { SHADOW_WRAP } from '../core/process-shared.js'
 
-/** Registered, so a bridge of one loaded copy of the package takes a trial made by another. */
-export const WRAP_BRIDGE: unique symbol = Symbol.for('express-fetch-bridge/shadow-wrap') as never
+/** Registered (core/process-shared.ts), so a bridge of one loaded copy of the package takes a trial made by another. */
+export const WRAP_BRIDGE: typeof SHADOW_WRAP = SHADOW_WRAP
 
 /** Builds a bridge (`fetchBridge` itself), for the trial to wrap. */
 export type MakeBridge = (app: FetchApp, options: FetchBridgeOptions<any, any>) => BridgeHandler

@@ -32,6 +32,9 @@ export const BRIDGE_INFO: unique symbol = Symbol.for('express-fetch-bridge/bridg
 /** Mark of a `next` that leads nowhere (a bare node:http server's): nested bridges of any copy see it. */
 export const NOBODY_BEHIND: unique symbol = Symbol.for('express-fetch-bridge/nobody-behind') as never
 
+/** Method of a shadow trial (the `shadow` option) that wraps a bridge: a trial of one copy serves a bridge of another. */
+export const SHADOW_WRAP: unique symbol = Symbol.for('express-fetch-bridge/shadow-wrap') as never
+
 /** Mark of the Request class and fetch the bridge installed as globals, whichever copy installed them. */
 export const GLOBAL_INSTALLED: unique symbol = Symbol.for('express-fetch-bridge/request-global') as never
 

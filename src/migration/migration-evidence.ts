@@ -24,7 +24,10 @@ function empty(method: string, route: string): ShadowRouteStats {
 }
 
 /** Every route a trial has seen, and the Hono routes it names that have had no request yet. */
-export function shadowEvidence(hooks: ShadowHook[], honoRoutes: Array<{ method: string; path: string }>): ShadowRouteStats[] {
+export function shadowEvidence(
+  hooks: ShadowHook[],
+  honoRoutes: Array<{ method: string; path: string }>,
+): ShadowRouteStats[] {
   const rows = new Map<string, ShadowRouteStats>()
   for (const hook of new Set(hooks)) for (const row of hook.stats()) rows.set(`${row.method} ${row.route}`, row)
   for (const { method, path } of honoRoutes) {
@@ -39,8 +42,10 @@ const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1))
 function note(row: ShadowRouteStats): string {
   const unexplained = row.differences.filter((d) => !d.noise).map((d) => `${d.field} (${d.count})`)
   const parts: string[] = []
-  if (unexplained.length > 0) parts.push(`differs: ${unexplained.slice(0, 3).join(', ')}${unexplained.length > 3 ? ', …' : ''}`)
-  if (row.noiseFields.length > 0) parts.push(`noise: ${row.noiseFields.slice(0, 3).join(', ')}${row.noiseFields.length > 3 ? ', …' : ''}`)
+  if (unexplained.length > 0)
+    parts.push(`differs: ${unexplained.slice(0, 3).join(', ')}${unexplained.length > 3 ? ', …' : ''}`)
+  if (row.noiseFields.length > 0)
+    parts.push(`noise: ${row.noiseFields.slice(0, 3).join(', ')}${row.noiseFields.length > 3 ? ', …' : ''}`)
   const skipped = Object.entries(row.skipped)
     .filter(([reason]) => reason !== 'sampled-out')
     .map(([reason, n]) => `${reason} ${n}`)
@@ -58,7 +63,9 @@ export function evidenceRows(rows: ShadowRouteStats[]): string[][] {
       r.route,
       String(r.samples),
       r.samples === 0 ? '-' : `${(r.matchRate * 100).toFixed(1)}%`,
-      r.canary.hono + r.canary.express === 0 ? '-' : `${r.canary.hono}/${r.canary.hono + r.canary.express} (${r.canary.fallbacks} fallbacks)`,
+      r.canary.hono + r.canary.express === 0
+        ? '-'
+        : `${r.canary.hono}/${r.canary.hono + r.canary.express} (${r.canary.fallbacks} fallbacks)`,
       r.samples === 0 ? '-' : `${ms(r.express.p50)}/${ms(r.express.p99)} ms`,
       r.samples === 0 ? '-' : `${ms(r.hono.p50)}/${ms(r.hono.p99)} ms`,
       note(r),

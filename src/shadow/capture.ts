@@ -58,7 +58,10 @@ export function copyRequestBody(req: IncomingMessage, limit: number): BodyCopy |
     } catch {
       rebuilt = undefined
     }
-    return { result: () => (rebuilt === undefined ? 'request-body-unread' : rebuilt.length > limit ? 'request-body-too-large' : rebuilt) }
+    return {
+      result: () =>
+        rebuilt === undefined ? 'request-body-unread' : rebuilt.length > limit ? 'request-body-too-large' : rebuilt,
+    }
   }
   // Every consumer (a 'data' listener, pipe(), read(), async iteration) gets the body through 'data'
   // events: watching emit() copies it without changing how the stream flows.
@@ -150,7 +153,14 @@ const brotli = promisify(zlib.brotliDecompress)
 export async function decoded(body: Buffer, encoding: string | undefined, limit: number): Promise<Buffer | undefined> {
   const coding = encoding?.trim().toLowerCase()
   if (coding === undefined || body.length === 0 || coding === 'identity') return body
-  const decode = coding === 'gzip' || coding === 'x-gzip' ? gunzip : coding === 'deflate' ? inflate : coding === 'br' ? brotli : undefined
+  const decode =
+    coding === 'gzip' || coding === 'x-gzip'
+      ? gunzip
+      : coding === 'deflate'
+        ? inflate
+        : coding === 'br'
+          ? brotli
+          : undefined
   if (decode === undefined) return body
   try {
     return await decode(body, { maxOutputLength: Math.max(1, limit) })

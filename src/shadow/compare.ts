@@ -114,7 +114,9 @@ function compareBody(a: Captured, b: Captured, rules: CompareRules, out: ShadowD
   }
   if (a.body.equals(b.body)) return
   const at = firstDifference(a.body, b.body)
-  out.push(makeDiff('body', 'value', `${a.body.length} bytes`, `${b.body.length} bytes (first difference at byte ${at})`))
+  out.push(
+    makeDiff('body', 'value', `${a.body.length} bytes`, `${b.body.length} bytes (first difference at byte ${at})`),
+  )
 }
 
 /** The differences between `a` (Express, or the twin's first run) and `b`. */
@@ -123,7 +125,12 @@ export function compareCaptured(a: Captured, b: Captured, rules: CompareRules): 
   if (a.status !== b.status) out.push(makeDiff('status', 'value', String(a.status), String(b.status)))
   compareHeaders(a, b, rules, out)
   // HEAD and bodiless statuses carry no body on the wire: nothing to compare.
-  if (rules.method !== 'HEAD' && !NO_BODY_STATUS.has(a.status) && !NO_BODY_STATUS.has(b.status) && out.length < MAX_DIFFS) {
+  if (
+    rules.method !== 'HEAD' &&
+    !NO_BODY_STATUS.has(a.status) &&
+    !NO_BODY_STATUS.has(b.status) &&
+    out.length < MAX_DIFFS
+  ) {
     compareBody(a, b, rules, out)
   }
   return out

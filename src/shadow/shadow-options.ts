@@ -95,7 +95,8 @@ export interface ShadowTrialOptions {
    * twice, `gapMs` apart; fields that differ between its two runs are noise, not mismatches. `false` turns it off.
    * @default { sampleRate: 0.1, first: 5, gapMs: 5 }
    */
-  noise?: { sampleRate?: number | undefined; first?: number | undefined; gapMs?: number | undefined } | false | undefined
+  noise?:
+    { sampleRate?: number | undefined; first?: number | undefined; gapMs?: number | undefined } | false | undefined
   /**
    * Matched samples after which a route with no unexplained difference is `'ready'` to switch.
    * @default 100
@@ -164,7 +165,8 @@ const fail = (message: string): never => {
 
 function number(value: unknown, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback
-  if (typeof value !== 'number' || !(value >= min && value <= max)) fail(`${name} must be a number from ${min} to ${max}, got ${String(value)}`)
+  if (typeof value !== 'number' || !(value >= min && value <= max))
+    fail(`${name} must be a number from ${min} to ${max}, got ${String(value)}`)
   return value as number
 }
 
@@ -174,7 +176,8 @@ function rule(raw: ShadowRouteRule, i: number): ResolvedRule {
     fail(`routes[${i}].route must be a Hono route pattern ('/users/:id') or '*', got ${String(raw.route)}`)
   }
   const methods = raw.methods ?? SAFE_METHODS
-  if (!Array.isArray(methods) || methods.some((m) => typeof m !== 'string')) fail(`routes[${i}].methods must be an array of method names`)
+  if (!Array.isArray(methods) || methods.some((m) => typeof m !== 'string'))
+    fail(`routes[${i}].methods must be an array of method names`)
   for (const name of ['canaryKey', 'normalize'] as const) {
     if (raw[name] !== undefined && typeof raw[name] !== 'function') fail(`routes[${i}].${name} must be a function`)
   }
@@ -200,7 +203,8 @@ export function resolveTrial(options: ShadowTrialOptions): ResolvedTrial {
   const ignored = options.ignoreHeaders ?? DEFAULT_IGNORED_HEADERS
   if (!Array.isArray(ignored)) fail('ignoreHeaders must be an array of header names')
   const noise = options.noise
-  if (noise !== undefined && noise !== false && (noise === null || typeof noise !== 'object')) fail('noise must be an object or false')
+  if (noise !== undefined && noise !== false && (noise === null || typeof noise !== 'object'))
+    fail('noise must be an object or false')
   const bytes = 2 ** 31
   return {
     rules: routes === 'all' ? [rule({ route: '*' }, 0)] : routes.map(rule),

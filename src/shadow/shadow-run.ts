@@ -30,7 +30,9 @@ function report(trial: ResolvedTrial, result: Omit<ShadowResult, 'summary'>): vo
   try {
     trial.onResult({ ...result, summary: summarize(result) })
   } catch (err) {
-    process.emitWarning(`express-fetch-bridge: shadowTrial onResult threw: ${err instanceof Error ? err.stack : String(err)}`)
+    process.emitWarning(
+      `express-fetch-bridge: shadowTrial onResult threw: ${err instanceof Error ? err.stack : String(err)}`,
+    )
   }
 }
 
@@ -43,7 +45,15 @@ function skipped(
 ): void {
   stats.skip(reason)
   if (reason === 'sampled-out') return
-  report(ctx.trial, { method: stats.method, route: stats.route, url: req.url ?? '/', outcome: 'skipped', reason, diffs: [], express })
+  report(ctx.trial, {
+    method: stats.method,
+    route: stats.route,
+    url: req.url ?? '/',
+    outcome: 'skipped',
+    reason,
+    diffs: [],
+    express,
+  })
 }
 
 function rawPairs(raw: string[]): Array<[string, string]> {
@@ -53,7 +63,13 @@ function rawPairs(raw: string[]): Array<[string, string]> {
 }
 
 /** Called before the request goes on to Express: decides whether to shadow it, and sets the run up. */
-export function startShadow(ctx: ShadowContext, rule: ResolvedRule, stats: RouteStats, req: IncomingMessage, res: ServerResponse): void {
+export function startShadow(
+  ctx: ShadowContext,
+  rule: ResolvedRule,
+  stats: RouteStats,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
   const { trial } = ctx
   const method = stats.method
   if (!rule.methods.has(method)) return skipped(ctx, stats, req, 'unsafe-method')
@@ -61,7 +77,11 @@ export function startShadow(ctx: ShadowContext, rule: ResolvedRule, stats: Route
   if (ctx.slots.inFlight >= trial.maxConcurrent) return skipped(ctx, stats, req, 'busy')
   let url: string
   try {
-    url = requestUrl(req as ExpressLikeRequest, ctx.origin ?? requestOrigin(req as ExpressLikeRequest), ctx.keepMountPath)
+    url = requestUrl(
+      req as ExpressLikeRequest,
+      ctx.origin ?? requestOrigin(req as ExpressLikeRequest),
+      ctx.keepMountPath,
+    )
   } catch {
     return skipped(ctx, stats, req, 'bad-request')
   }
@@ -98,7 +118,9 @@ export function startShadow(ctx: ShadowContext, rule: ResolvedRule, stats: Route
     setImmediate(() => {
       compare(ctx, rule, stats, input, express, headers, written).then(release, (err: unknown) => {
         release()
-        process.emitWarning(`express-fetch-bridge: a shadow comparison failed: ${err instanceof Error ? err.stack : String(err)}`)
+        process.emitWarning(
+          `express-fetch-bridge: a shadow comparison failed: ${err instanceof Error ? err.stack : String(err)}`,
+        )
       })
     })
   })
@@ -132,7 +154,12 @@ async function compare(
   const limit = trial.maxResponseBytes
   const body = written === undefined ? undefined : await decoded(written, headers.get('content-encoding'), limit)
   if (body === undefined) return skipped(ctx, stats, input.req, 'response-too-large', express)
-  const rules: CompareRules = { method: input.method, ignoreHeaders: trial.ignoreHeaders, ignored: rule.ignored, normalize: rule.normalize }
+  const rules: CompareRules = {
+    method: input.method,
+    ignoreHeaders: trial.ignoreHeaders,
+    ignored: rule.ignored,
+    normalize: rule.normalize,
+  }
   const first = await runTwin(ctx.fetch, input, shadowEnv(ctx, input), trial.timeoutMs, limit)
   if (first.kind === 'too-large') return skipped(ctx, stats, input.req, 'response-too-large', express)
   let diffs: ShadowDiff[]
@@ -144,7 +171,8 @@ async function compare(
       // Diffy's idea: what differs between two runs of the same code on the same request is noise.
       if (noise.gapMs > 0) await delay(noise.gapMs)
       const second = await runTwin(ctx.fetch, input, shadowEnv(ctx, input), trial.timeoutMs, limit)
-      if (second.kind === 'answer') for (const d of compareCaptured(first.captured, second.captured, rules)) stats.addNoise(d.field)
+      if (second.kind === 'answer')
+        for (const d of compareCaptured(first.captured, second.captured, rules)) stats.addNoise(d.field)
     }
     diffs = compareCaptured({ status: express.status, headers, body }, first.captured, rules)
   }

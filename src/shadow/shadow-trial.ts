@@ -68,7 +68,8 @@ export class ShadowTrial implements ShadowHook {
 
   /** @internal Called once by `fetchBridge`. */
   [WRAP_BRIDGE](app: FetchApp, options: FetchBridgeOptions<any, any>, make: MakeBridge): BridgeHandler {
-    if (!isHonoApp(app)) throw new TypeError('fetchBridge: the shadow option needs a Hono app (its routes name the trial)')
+    if (!isHonoApp(app))
+      throw new TypeError('fetchBridge: the shadow option needs a Hono app (its routes name the trial)')
     const base = { ...options, shadow: undefined }
     const plain = make(app, base)
     const info = bridgeInfo(plain)!

@@ -27,10 +27,20 @@ export type TwinOutcome =
 
 type Fetch = (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer'])
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+])
 
 function reportBackgroundError(err: unknown): void {
-  process.emitWarning(`express-fetch-bridge: a shadow run's waitUntil() task failed: ${err instanceof Error ? err.stack : String(err)}`)
+  process.emitWarning(
+    `express-fetch-bridge: a shadow run's waitUntil() task failed: ${err instanceof Error ? err.stack : String(err)}`,
+  )
 }
 
 const shadowContext: ExecutionContextLike = Object.freeze({
@@ -41,7 +51,7 @@ const shadowContext: ExecutionContextLike = Object.freeze({
   props: Object.freeze({}),
 }) as ExecutionContextLike
 
-const TIMEOUT = Symbol('timeout')
+const TIMEOUT = Symbol('express-fetch-bridge/shadow-timeout')
 
 function requestHeaders(raw: Array<[string, string]>): Headers {
   const headers = new Headers()
@@ -111,7 +121,10 @@ export async function runTwin(
     const request = new PlatformRequest(input.url, {
       method: input.method,
       headers: requestHeaders(input.headers),
-      body: input.body === undefined || input.body.length === 0 ? undefined : (input.body as unknown as Uint8Array<ArrayBuffer>),
+      body:
+        input.body === undefined || input.body.length === 0
+          ? undefined
+          : (input.body as unknown as Uint8Array<ArrayBuffer>),
       signal: controller.signal,
     })
     const result = await Promise.race([Promise.resolve().then(() => fetch(request, env, shadowContext)), stop])
