@@ -71,6 +71,27 @@ describe('what is shadowed', () => {
     }
   })
 
+  it("a 304 from Express (the client's cache was fresh) is skipped as not-modified, not compared", async () => {
+    const { trial, until } = recordedTrial({ routes: 'all', noise: false })
+    const hono = new Hono()
+    hono.get('/doc', (c) => c.text('same text'))
+    const app = express()
+    app.use(fetchBridge(hono, { shadow: trial }))
+    app.get('/doc', (_req, res) => res.type('text').send('same text'))
+    const server = await listen(app)
+    try {
+      const first = await request(server.url + '/doc')
+      const etag = first.res.headers.etag!
+      const again = await request(server.url + '/doc', { headers: { 'if-none-match': etag } })
+      expect(again.res.statusCode).toBe(304)
+      const results = await until(2)
+      expect(results.map((r) => r.outcome + (r.reason ? ` ${r.reason}` : ''))).toEqual(['match', 'skipped not-modified'])
+      expect(trial.stats()[0].skipped).toEqual({ 'not-modified': 1 })
+    } finally {
+      await server.close()
+    }
+  })
+
   it('works in front-door mode: the fallback answers, the twin is compared', async () => {
     const hono = new Hono()
     hono.get('/users/:id', (c) => c.json({ id: c.req.param('id') }))

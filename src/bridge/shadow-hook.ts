@@ -20,7 +20,10 @@ export interface DurationPercentiles {
   p99: number
 }
 
-/** Why a request of a trial route was not compared (counted in {@link ShadowRouteStats.skipped}). */
+/**
+ * Why a request of a trial route was not compared (counted in {@link ShadowRouteStats.skipped}):
+ * `not-modified` is a 304 from Express, which answers the client's cache rather than the request.
+ */
 export type ShadowSkipReason =
   | 'sampled-out'
   | 'busy'
@@ -29,6 +32,7 @@ export type ShadowSkipReason =
   | 'request-body-unread'
   | 'response-too-large'
   | 'client-closed'
+  | 'not-modified'
   | 'bad-request'
 
 /** One field that differed, and how often (see {@link ShadowRouteStats.differences}). */

@@ -107,9 +107,9 @@ export function startShadow(
       release()
       return skipped(ctx, stats, req, 'client-closed', express)
     }
-    if (typeof requestBody === 'string') {
+    if (typeof requestBody === 'string' || res.statusCode === 304) {
       release()
-      return skipped(ctx, stats, req, requestBody, express)
+      return skipped(ctx, stats, req, typeof requestBody === 'string' ? requestBody : 'not-modified', express)
     }
     input.body = requestBody
     const headers = sentHeaders(res)
