@@ -179,10 +179,12 @@ async function compare(
   for (const d of diffs) d.noise = isNoise(d.field, stats.noise)
   const mismatch = diffs.some((d) => !d.noise)
   stats.record(mismatch, diffs, express.duration, first.duration)
+  if (trial.onResult === undefined) return
+  const url = new URL(input.url)
   report(trial, {
     method: input.method,
     route: stats.route,
-    url: new URL(input.url).pathname + new URL(input.url).search,
+    url: url.pathname + url.search,
     outcome: mismatch ? 'mismatch' : 'match',
     diffs,
     express,

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { PlatformRequest } from '../core/platform.js'
+import { lightState } from '../response/response.js'
 import type { ExecutionContextLike } from '../bridge/options.js'
 import { decoded } from './capture.js'
 import type { Captured } from './compare.js'
@@ -74,7 +75,19 @@ function answerHeaders(response: Response, preset: Map<string, string>): Map<str
   return map
 }
 
+/** A LightResponse's fixed body as bytes, without making it a stream; undefined for any other body. */
+function fixedBytes(response: Response): Buffer | undefined {
+  const body = lightState(response)?.body
+  if (body === null) return Buffer.alloc(0)
+  if (typeof body === 'string') return Buffer.from(body)
+  if (body instanceof ArrayBuffer) return Buffer.from(body)
+  if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  return undefined
+}
+
 async function readBody(response: Response, limit: number, stop: Promise<never>): Promise<Buffer | undefined> {
+  const fixed = fixedBytes(response)
+  if (fixed !== undefined) return fixed.length > limit ? undefined : fixed
   const stream = response.body
   if (stream === null) return Buffer.alloc(0)
   const reader = stream.getReader()
