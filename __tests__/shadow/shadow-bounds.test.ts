@@ -45,6 +45,25 @@ describe('what is shadowed', () => {
     }
   })
 
+  it('a body a parser read before the bridge is rebuilt for the twin', async () => {
+    const { trial, until } = recordedTrial({ routes: [{ route: '/echo', methods: ['POST'] }], noise: false })
+    const hono = new Hono()
+    hono.post('/echo', async (c) => c.json({ got: await c.req.json() }))
+    const app = express()
+    app.use(express.json())
+    app.use(fetchBridge(hono, { shadow: trial }))
+    app.post('/echo', (req, res) => res.json({ got: req.body }))
+    const server = await listen(app)
+    try {
+      const reply = await request(server.url + '/echo', { method: 'POST', headers: { 'content-type': 'application/json' } }, '{"a":[1,2]}')
+      expect(reply.body.toString()).toBe('{"got":{"a":[1,2]}}')
+      const [result] = await until(1)
+      expect([result.outcome, result.diffs.map(String)]).toEqual(['match', []])
+    } finally {
+      await server.close()
+    }
+  })
+
   it('bodies over maxRequestBodyBytes are skipped and counted; Express still gets every byte', async () => {
     const { trial, until } = recordedTrial({ routes: [{ route: '/upload', methods: ['PUT'] }], maxRequestBodyBytes: 10, noise: false })
     const hono = new Hono()
