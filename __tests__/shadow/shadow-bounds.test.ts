@@ -130,6 +130,39 @@ describe('what is shadowed', () => {
 })
 
 describe('bounds', () => {
+  it('sampleRate leaves requests out; over maxConcurrent runs they are skipped as busy; both counted', async () => {
+    const sampled = recordedTrial({ routes: 'all', sampleRate: 0, noise: false })
+    const busy = recordedTrial({ routes: 'all', maxConcurrent: 1, noise: false })
+    let runs = 0
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    const hono = new Hono()
+    hono.get('/slow', async (c) => {
+      runs++
+      await gate
+      return c.text('ok')
+    })
+    const none = express()
+    none.use(fetchBridge(hono, { shadow: sampled.trial }))
+    const one = express()
+    one.use(fetchBridge(hono, { shadow: busy.trial }))
+    for (const app of [none, one]) app.get('/slow', (_req, res) => res.type('text').send('ok'))
+    const [a, b] = await Promise.all([listen(none), listen(one)])
+    try {
+      for (let i = 0; i < 3; i++) await request(a.url + '/slow')
+      expect(runs).toBe(0)
+      expect(sampled.trial.stats()[0].skipped).toEqual({ 'sampled-out': 3 })
+      // The first run holds the only slot until the gate opens: the next two are answered, not shadowed.
+      for (let i = 0; i < 3; i++) await request(b.url + '/slow')
+      open()
+      const results = await busy.until(3)
+      expect(results.map((r) => r.outcome + (r.reason ? ` ${r.reason}` : ''))).toEqual(['skipped busy', 'skipped busy', 'match'])
+      expect(runs).toBe(1)
+    } finally {
+      await Promise.all([a.close(), b.close()])
+    }
+  })
+
   it('a hung twin is a mismatch after timeoutMs, frees its slot and is not kept in memory', async () => {
     const { trial, until } = recordedTrial({ routes: 'all', timeoutMs: 30, maxConcurrent: 1, noise: false })
     const collected = { count: 0 }
