@@ -56,7 +56,8 @@ export interface ShadowRouteRule {
 export interface ShadowTrialOptions {
   /**
    * The routes under trial: rules by Hono route pattern, or `'all'` (every Hono route; safe methods
-   * shadowed, no canary). Express answers their requests, except a canary share.
+   * shadowed, no canary). Express answers their requests, except a canary share: each must still have
+   * its Express route behind the bridge (use `'all'` only when every Hono route replaces one).
    * @example [{ route: '/users/:id' }, { route: '/orders', methods: ['POST'], canary: 5 }]
    */
   routes: 'all' | ShadowRouteRule[]
