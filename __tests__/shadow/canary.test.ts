@@ -106,19 +106,24 @@ describe('canary', () => {
     const hono = new Hono()
     hono.get('/page', (c) => c.text('hono'))
     hono.get('/new', (c) => c.text('new'))
+    hono.post('/page', (c) => c.text('hono'))
     const app = express()
     app.use(fetchBridge(hono, { shadow: trial, onDispatch: (i) => dispatched.push([i.side, i.reason, i.route]) }))
     app.get('/page', (_req, res) => res.send('express'))
+    app.post('/page', (_req, res) => res.send('express'))
     const server = await listen(app)
     try {
       expect((await request(server.url + '/page')).body.toString()).toBe('express')
       expect((await request(server.url + '/new')).body.toString()).toBe('new')
       expect((await request(server.url + '/old')).res.statusCode).toBe(404)
-      expect(await waitFor(() => dispatched.length === 3, 2000)).toBe(true)
+      // POST is not shadowed by default: Express answers it without a shadow run.
+      expect((await request(server.url + '/page', { method: 'POST' })).body.toString()).toBe('express')
+      expect(await waitFor(() => dispatched.length === 4, 2000)).toBe(true)
       expect(dispatched).toEqual([
         ['express', 'shadow', undefined],
         ['hono', 'route', '/new'],
         ['express', 'no-route', undefined],
+        ['express', 'holdback', undefined],
       ])
     } finally {
       await server.close()

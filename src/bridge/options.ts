@@ -103,8 +103,9 @@ export type DispatchSide = 'hono' | 'express' | 'fallback' | 'none'
 
 /**
  * Why that side answered: `'route'` (a Hono route matched), `'no-route'` (none did), and under the
- * `shadow` option `'shadow'` (Express answered, Hono ran as a shadow), `'canary'` (Hono answered as the
- * route's canary share), `'holdback'` (Express answered: outside the canary share), `'canary-fallback'`
+ * `shadow` option `'shadow'` (Express answered, Hono ran as a shadow if sampled), `'canary'` (Hono answered as
+ * the route's canary share), `'holdback'` (Express answered a route under trial without a shadow run:
+ * outside the canary share, or a method not shadowed), `'canary-fallback'`
  * (Hono's canary answer was a 5xx or threw before any byte was sent; Express answered instead).
  */
 export type DispatchReason = 'route' | 'no-route' | 'shadow' | 'canary' | 'holdback' | 'canary-fallback'

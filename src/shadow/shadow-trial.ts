@@ -110,7 +110,7 @@ export class ShadowTrial implements ShadowHook {
         }
         stats.canary.express++
       }
-      noteDispatchReason(req, rule.shadow ? 'shadow' : 'holdback')
+      noteDispatchReason(req, rule.shadow && rule.methods.has(method) ? 'shadow' : 'holdback')
       if (rule.shadow) startShadow(ctx, rule, stats, req, res)
       passOn(req, res, next, fallback)
     }
