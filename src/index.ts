@@ -9,6 +9,7 @@ export type {
   FallbackHandler,
   FetchApp,
   FetchBridgeOptions,
+  HonoMiddleware,
   HttpBindings,
   NextFunction,
 } from './bridge/options.js'
