@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
   const lines: string[] = []
   lines.push(`Shadow cost, Node ${version}, ${cpus()[0]?.model ?? '?'} (${cpus().length} cores), ${new Date().toISOString()}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}  `)
-  const args = process.argv.slice(2)
+  const args = process.argv.slice(2).map((arg, i, all) => (all[i - 1] === '--node' ? `<node ${version.split('.')[0]} binary>` : arg))
   lines.push(`Command: \`npm run bench:shadow${args.length ? ' -- ' + args.join(' ') : ''}\`  `)
   lines.push(`${rounds} interleaved rounds of ${duration} s, wrk -t1 -c${connections}, GET /products/1 (an Express 5 route answering res.json(), its Hono twin c.json())\n`)
   lines.push('| Variant | CPU µs/req | off ÷ this (paired) | req/s | client p50 ms | client p99 ms |', '|---|---:|---:|---:|---:|---:|')
