@@ -113,6 +113,8 @@ export function tapResponse(res: ServerResponse, limit: number): ResponseTap {
 }
 
 function joinInto(map: Map<string, string>, name: string, value: string): void {
+  // HTTP/2 pseudo-headers (`:status`) are the status line, compared on their own.
+  if (name[0] === ':') return
   const previous = map.get(name)
   map.set(name, previous === undefined ? value : `${previous}, ${value}`)
 }

@@ -13,6 +13,7 @@ import { noteDispatchReason } from '../bridge/on-dispatch.js'
 import type { BridgeHandler, FetchApp, FetchBridgeOptions, NextFunction } from '../bridge/options.js'
 import { WRAP_BRIDGE, type MakeBridge, type ShadowHook, type ShadowRouteStats } from '../bridge/shadow-hook.js'
 import { appTarget, type ExpressLikeRequest } from '../request/url.js'
+import { fromHttp2 } from '../http2/http2-exchange.js'
 import { CANARY_STATS, fallingBack, inCanary } from './canary.js'
 import { resolveTrial, ruleFor, SAFE_METHODS, type ResolvedTrial, type ShadowTrialOptions } from './shadow-options.js'
 import { startShadow, type ShadowContext } from './shadow-run.js'
@@ -88,7 +89,9 @@ export class ShadowTrial implements ShadowHook {
     const rules = this.#config.rules
     const current = () => this.#stats
     const handler = function shadowTrialBridge(req: IncomingMessage, res: ServerResponse, next?: NextFunction): void {
-      if (req.httpVersionMajor === 2 || !someoneBehind(next, fallback)) return plain(req, res, next)
+      if (!someoneBehind(next, fallback)) return plain(req, res, next)
+      // HTTP/2 (node:http2's compatibility objects): made to read as HTTP/1.1, as the bridge does (idempotent).
+      if (req.httpVersionMajor === 2) fromHttp2(req, res)
       const target = appTarget(req as ExpressLikeRequest, keepMountPath)
       const method = req.method ?? 'GET'
       let route: string | undefined

@@ -56,7 +56,9 @@ const TIMEOUT = Symbol('express-fetch-bridge/shadow-timeout')
 
 function requestHeaders(raw: Array<[string, string]>): Headers {
   const headers = new Headers()
-  for (const [name, value] of raw) if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, value)
+  // HTTP/2 pseudo-headers (`:path`) are not headers of a Request.
+  for (const [name, value] of raw)
+    if (name[0] !== ':' && !HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, value)
   return headers
 }
 
