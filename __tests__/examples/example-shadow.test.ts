@@ -18,7 +18,7 @@ describe('examples/shadow', () => {
       expect(lines[0]).toBe('shadow: GET /products/:id mismatch: $.price: 10 vs "10" (1 noise field)')
       const row = trial.stats().find((r) => r.route === '/products/:id')!
       expect(row).toMatchObject({ samples: 6, mismatched: 6, verdict: 'mismatch', noiseFields: ['$.generatedAt'] })
-      expect(row.differences).toEqual([
+      expect([...row.differences].sort((a, b) => (a.field < b.field ? -1 : 1))).toEqual([
         { field: '$.generatedAt', count: 6, noise: true },
         { field: '$.price', count: 6, noise: false },
       ])

@@ -98,7 +98,11 @@ describe('client bytes with a shadow trial on and off', () => {
           const on = await raw(servers[`${compress}-true`]!.port, head)
           const off = await raw(servers[`${compress}-false`]!.port, head)
           expect(on.ended).toBe(off.ended)
-          expect(withoutDate(on.data)).toBe(withoutDate(off.data))
+          // A connection cut half way through a compressed answer carries whatever the encoder flushed
+          // by then (timing, with or without the bridge): only the head is the same there.
+          const cutCompressed = b.kind === 'error-after-write' && compress !== 'none' && gzip
+          const cut = (text: string) => (cutCompressed ? text.slice(0, text.indexOf('\r\n\r\n')) : text)
+          expect(cut(withoutDate(on.data))).toBe(cut(withoutDate(off.data)))
         },
       ),
       { numRuns: 80 },
