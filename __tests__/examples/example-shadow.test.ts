@@ -63,7 +63,12 @@ describe('examples/shadow', () => {
       for (let i = 0; i < 3; i++) await (await fetch(example().url + '/products/1')).text()
       await (await fetch(example().url + '/catalog', { headers: { 'x-user-id': '7' } })).text()
       expect(await waitFor(() => example().output().includes('shadow: GET /products/:id mismatch: $.price: 10 vs "10"'), 5000)).toBe(true)
-      const metrics = await (await fetch(example().url + '/metrics')).text()
+      // The last comparisons may land just after the log line: poll the metrics until all three are in.
+      let metrics = ''
+      for (let i = 0; i < 100 && !metrics.includes('shadow_samples{method="GET",route="/products/:id"} 3'); i++) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50))
+        metrics = await (await fetch(example().url + '/metrics')).text()
+      }
       expect(metrics).toContain('shadow_samples{method="GET",route="/products/:id"} 3')
       expect(metrics).toContain('shadow_match_ratio{method="GET",route="/products/:id"} 0')
       expect(metrics).toContain('shadow_noise_fields{method="GET",route="/products/:id"} 1')

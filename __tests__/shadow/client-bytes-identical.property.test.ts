@@ -97,10 +97,10 @@ describe('client bytes with a shadow trial on and off', () => {
           const head = `${method} /r HTTP/1.1\r\nHost: x\r\n${gzip ? 'Accept-Encoding: gzip\r\n' : ''}${conditional}Connection: close\r\n\r\n`
           const on = await raw(servers[`${compress}-true`]!.port, head)
           const off = await raw(servers[`${compress}-false`]!.port, head)
-          expect(on.ended).toBe(off.ended)
           // A connection cut half way through a compressed answer carries whatever the encoder flushed
-          // by then (timing, with or without the bridge): only the head is the same there.
+          // by then, and ends closed or reset (timing, with or without the bridge): only the head is the same there.
           const cutCompressed = b.kind === 'error-after-write' && compress !== 'none' && gzip
+          if (!cutCompressed) expect(on.ended).toBe(off.ended)
           const cut = (text: string) => (cutCompressed ? text.slice(0, text.indexOf('\r\n\r\n')) : text)
           expect(cut(withoutDate(on.data))).toBe(cut(withoutDate(off.data)))
         },
