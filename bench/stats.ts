@@ -31,6 +31,8 @@ export interface WrkSummary {
   rps: number
   /** p99 latency in milliseconds. */
   p99: number
+  /** p50 latency in milliseconds. */
+  p50: number
   non2xx: number
   /** connect + read + write socket errors (timeouts counted apart). */
   socketErrors: number
@@ -46,6 +48,7 @@ function toMs(value: string, unit: string): number {
 export function parseWrk(out: string): WrkSummary {
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)
   const p99 = /^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(out)
+  const p50 = /^\s*50%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(out)
   const requests = /(\d+) requests in/.exec(out)
   if (!rps || !p99 || !requests) throw new Error(`cannot parse wrk output:\n${out}`)
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out)
@@ -54,6 +57,7 @@ export function parseWrk(out: string): WrkSummary {
     requests: Number(requests[1]),
     rps: Number(rps[1]),
     p99: toMs(p99[1], p99[2]),
+    p50: p50 ? toMs(p50[1], p50[2]) : NaN,
     non2xx: non2xx ? Number(non2xx[1]) : 0,
     socketErrors: errors ? Number(errors[1]) + Number(errors[2]) + Number(errors[3]) : 0,
     timeouts: errors ? Number(errors[4]) : 0,

@@ -9,6 +9,8 @@ export interface Sample {
   rps: number
   /** p99 latency in milliseconds. */
   p99: number
+  /** p50 latency in milliseconds. */
+  p50: number
   requests: number
   timeouts: number
   /** Server CPU time (user + system, all threads) per completed request, in microseconds. */
@@ -38,5 +40,5 @@ export async function wrk(s: RunningServer, route: RouteInfo, seconds: number, c
   const w = parseWrk(out)
   if (w.non2xx) throw new Error(`${where}: ${w.non2xx} responses were not 2xx/3xx`)
   if (w.socketErrors) throw new Error(`${where}: socket errors:\n${out}`)
-  return { rps: w.rps, p99: w.p99, requests: w.requests, timeouts: w.timeouts, cpuUs: used / w.requests }
+  return { rps: w.rps, p99: w.p99, p50: w.p50, requests: w.requests, timeouts: w.timeouts, cpuUs: used / w.requests }
 }

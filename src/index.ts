@@ -2,6 +2,7 @@ export { fetchBridge } from './bridge/bridge.js'
 export type {
   BridgeHandler,
   DispatchInfo,
+  DispatchReason,
   DispatchSide,
   ExecutionContextLike,
   ExpressBindings,
@@ -38,3 +39,8 @@ export type {
   PartlyMovedPath,
   SampleResult,
 } from './migration/migration-report.js'
+export { shadowTrial, ShadowTrial } from './shadow/shadow-trial.js'
+export { DEFAULT_IGNORED_HEADERS } from './shadow/shadow-options.js'
+export type { ShadowRouteRule, ShadowTrialOptions } from './shadow/shadow-options.js'
+export type { ShadowDiff, ShadowResult, ShadowSide } from './shadow/shadow-result.js'
+export type { DurationPercentiles, ShadowFieldCount, ShadowRouteStats, ShadowSkipReason } from './bridge/shadow-hook.js'

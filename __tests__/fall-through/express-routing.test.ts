@@ -229,7 +229,7 @@ describe('a Hono route that matched but gave no Response', () => {
     expect(mine[0][1].code).toBe('EXPRESS_FETCH_BRIDGE_NO_RESPONSE')
   })
 
-  it('a request no route matched has no reason', async () => {
+  it('a request no route matched has the reason no-route', async () => {
     const seen: Array<string | undefined> = []
     const app = express()
     app.use(
@@ -241,6 +241,6 @@ describe('a Hono route that matched but gave no Response', () => {
     app.use((_req, res) => res.send('express'))
     await request(app).get('/y').expect(200, 'express')
     expect(await waitFor(() => seen.length === 1, 2000)).toBe(true)
-    expect(seen).toEqual([undefined])
+    expect(seen).toEqual(['no-route'])
   })
 })

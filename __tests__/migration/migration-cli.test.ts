@@ -76,6 +76,13 @@ describe('express-fetch-bridge routes', () => {
     ])
   })
 
+  it('shows the routes under a shadow trial and their verdict', async () => {
+    const { code, stdout } = await run('routes', path.join(fixtures, 'server-shadow.ts'))
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^Shadow runs and canary \(this process\)\n {2}VERDICT +METHOD +ROUTE .*\n {2}collecting +GET +\/users\/:id +0 +- +- /m)
+    expect(stdout).not.toMatch(/\/health +0/)
+  })
+
   it('takes --prefix for a bridge it cannot see', async () => {
     const { stdout } = await run('routes', 'server.cjs', '--json', '--prefix', '/api')
     expect(JSON.parse(stdout).bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: false, expressRouting: false }])

@@ -204,7 +204,7 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     expect(text).toMatch(/^ {2}hono-only +DELETE +\/users\/:id/m)
     expect(text).toMatch(/^ {2}\/users +GET +POST$/m)
     const json = JSON.parse(JSON.stringify(report))
-    expect(Object.keys(json)).toEqual(['bridges', 'express', 'hono', 'partlyMoved', 'summary'])
+    expect(Object.keys(json)).toEqual(['bridges', 'express', 'hono', 'partlyMoved', 'summary', 'shadow'])
     expect(json.summary).toEqual({
       expressRoutes: 7, shadowed: 1, partlyShadowed: 2, live: 4,
       honoRoutes: 5, moved: 3, honoOnly: 1, unreachable: 1, unchecked: 0,

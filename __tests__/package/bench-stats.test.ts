@@ -32,7 +32,7 @@ describe('bench statistics', () => {
       '  Non-2xx or 3xx responses: 3',
       'Requests/sec:  10000.50',
     ].join('\n')
-    expect(parseWrk(out)).toEqual({ requests: 30000, rps: 10000.5, p99: 0.85, non2xx: 3, socketErrors: 1, timeouts: 2 })
+    expect(parseWrk(out)).toEqual({ requests: 30000, rps: 10000.5, p99: 0.85, p50: 1.1, non2xx: 3, socketErrors: 1, timeouts: 2 })
     expect(parseWrk(out.replace('850.00us', '1.50s')).p99).toBe(1500)
     expect(() => parseWrk('wrk: connection refused')).toThrow(/cannot parse/)
   })

@@ -14,6 +14,7 @@ const ALLOWED: Record<string, string[]> = {
   'express-middleware': ['core', 'request', 'response', 'bridge', 'http2'],
   websocket: ['core', 'request', 'response', 'bridge'],
   migration: ['core', 'bridge'],
+  shadow: ['core', 'request', 'response', 'http2', 'bridge'],
 }
 
 const src = path.resolve(__dirname, '..', '..', 'src')

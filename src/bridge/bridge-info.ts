@@ -32,6 +32,6 @@ export function bridgeInfo(handler: unknown): BridgeInfo | undefined {
 /** The part of {@link BridgeInfo} that decides routing (what the migration report models). */
 export interface BridgeRouting {
   app: unknown
-  opts: Pick<ResolvedOptions, 'keepMountPath' | 'fallthrough' | 'fallback'>
+  opts: Pick<ResolvedOptions, 'keepMountPath' | 'fallthrough' | 'fallback'> & Partial<Pick<ResolvedOptions, 'shadow'>>
   routing?: BridgeInfo['routing']
 }

@@ -33,6 +33,7 @@ import { expressRoutingOf } from './express-routing.js'
 import { noteFellThrough } from './fell-through.js'
 import { refuseNodeListener, refuseSameAppInside } from './start-up-checks.js'
 import { guardFrontDoorSession } from './front-door-session.js'
+import { WRAP_BRIDGE } from './shadow-hook.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -112,6 +113,8 @@ function makeBridge(
 ): BridgeHandler {
   // Only a bridge with onDispatch pays for it: the reporting wrapper is a separate handler.
   if (opts.onDispatch !== undefined) return reportingBridge(app, options!, opts.onDispatch, fetchBridge)
+  // Likewise a shadow trial (src/shadow/): it wraps a bridge made without it.
+  if (opts.shadow !== undefined) return opts.shadow[WRAP_BRIDGE](app, options!, fetchBridge)
   const fetch = resolveFetch(app, opts.fallthrough)
   const { origin, keepMountPath, env: envFactory, fallback, drain, overrideGlobalObjects, replayLimit } = opts
 

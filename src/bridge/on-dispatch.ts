@@ -13,6 +13,7 @@ import { FELL_THROUGH, type FellThrough } from './fell-through.js'
 import type {
   BridgeHandler,
   DispatchInfo,
+  DispatchReason,
   DispatchSide,
   FallbackHandler,
   FetchApp,
@@ -35,6 +36,8 @@ class Dispatch implements DispatchInfo {
   completed = false
   readonly method: string
   #route: string | null | undefined
+  /** Set by the shadow option (noteDispatchReason); otherwise read off the side. */
+  noted: DispatchReason | undefined
 
   constructor(
     readonly req: IncomingMessage,
@@ -47,8 +50,10 @@ class Dispatch implements DispatchInfo {
     this.method = req.method ?? 'GET'
   }
 
-  get reason(): FellThrough['reason'] | undefined {
-    return this.side === 'hono' ? undefined : (this.req as Tracked)[FELL_THROUGH]?.reason
+  get reason(): DispatchReason {
+    if (this.noted !== undefined) return this.noted
+    if (this.side === 'hono') return 'route'
+    return (this.req as Tracked)[FELL_THROUGH]?.reason ?? 'no-route'
   }
 
   get route(): string | undefined {
@@ -67,6 +72,12 @@ function routeOf(hono: HonoRoutes, method: string, url: string): string | null {
   } catch {
     return null
   }
+}
+
+/** Why the side that answers a request under `onDispatch` does (the shadow option's canary and shadow runs). */
+export function noteDispatchReason(req: IncomingMessage, reason: DispatchReason): void {
+  const dispatch = (req as Tracked)[DISPATCH]
+  if (dispatch !== undefined) dispatch.noted = reason
 }
 
 function markFallback(fallback: FallbackHandler): FallbackHandler {

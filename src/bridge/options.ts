@@ -5,6 +5,7 @@ import { DEFAULT_DRAIN, type DrainBounds } from '../request/drain.js'
 import { REPLAY_LIMIT } from '../request/request-body.js'
 import { resolveExpressRouting, type ExpressRoutingOption, type ResolvedRouting } from './express-routing.js'
 import { refuseOriginWithPath, refuseUnknownOptions } from './start-up-checks.js'
+import { isShadowHook, type ShadowHook } from './shadow-hook.js'
 // @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express'
 
@@ -108,6 +109,24 @@ export interface BridgeHandler {
  */
 export type DispatchSide = 'hono' | 'express' | 'fallback' | 'none'
 
+/**
+ * Why that side answered: `'route'` (a Hono route matched), `'no-route'` (none did), and under the
+ * `shadow` option `'shadow'` (Express answered, Hono ran as a shadow if sampled), `'canary'` (Hono answered as
+ * the route's canary share), `'holdback'` (Express answered a route under trial without a shadow run:
+ * outside the canary share, or a method not shadowed), `'canary-fallback'`
+ * (Hono's canary answer was a 5xx or threw before any byte was sent; Express answered instead), and
+ * `'no-response'` (a Hono route matched but its handler gave no Response: a missing `return`, or
+ * `next()` / `c.notFound()`; the request went on to Express).
+ */
+export type DispatchReason =
+  | 'route'
+  | 'no-route'
+  | 'no-response'
+  | 'shadow'
+  | 'canary'
+  | 'holdback'
+  | 'canary-fallback'
+
 /** What `onDispatch` receives, once per request, when the response is finished or the connection closed. */
 export interface DispatchInfo {
   /**
@@ -115,19 +134,14 @@ export interface DispatchInfo {
    * (see {@link DispatchSide}). An error the app passed on to `next(err)` counts as `'hono'`.
    */
   side: DispatchSide
+  /** Why that side answered (see {@link DispatchReason}). */
+  readonly reason: DispatchReason
   /**
    * The Hono route pattern that matched (`'/users/:id'`, as in `c.req.routePath`) when `side` is
-   * `'hono'` and the app is a Hono app; also, with a `reason`, the route that matched a request that
+   * `'hono'` and the app is a Hono app; also, with the reason `'no-response'`, the route that matched a request that
    * went on to Express. Otherwise undefined. Computed on first read.
    */
   readonly route: string | undefined
-  /**
-   * Why a request a Hono route matched went on to Express (`side` `'express'` or `'fallback'`):
-   * `'no-response'`, its handler gave no Response (a missing `return`, or `next()` / `c.notFound()`).
-   * Undefined otherwise.
-   * @example onDispatch: (info) => { if (info.reason) log.warn(`${info.route} fell through: ${info.reason}`) }
-   */
-  readonly reason: 'no-response' | undefined
   /** The request method. */
   method: string
   /** The status sent (`res.statusCode`). */
@@ -275,6 +289,16 @@ export interface FetchBridgeOptions<
    * @example fetchBridge(hono, { expressRouting: true }) // GET /Users/1/ reaches hono.get('/users/:id')
    */
   expressRouting?: ExpressRoutingOption | undefined
+  /**
+   * Shadow runs and canary traffic for moved routes, made by `shadowTrial()`: Express keeps answering
+   * the named routes while their Hono twin runs on a copy of each request and is compared, or a share
+   * of their requests goes to Hono. See docs/guide/shadow-and-canary.md. Without it nothing runs per request.
+   * @default undefined
+   * @example
+   * const trial = shadowTrial({ routes: [{ route: '/users/:id' }] })
+   * app.use(fetchBridge(hono, { shadow: trial }))
+   */
+  shadow?: ShadowHook | undefined
 }
 
 /** Options with defaults applied, computed once per bridge. */
@@ -292,6 +316,7 @@ export interface ResolvedOptions {
   replayLimit: number
   /** `expressRouting`, resolved; undefined when off. */
   expressRouting: ResolvedRouting | undefined
+  shadow: ShadowHook | undefined
 }
 
 export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): ResolvedOptions {
@@ -344,7 +369,11 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
   if (options.onDispatch !== undefined && typeof options.onDispatch !== 'function') {
     throw new TypeError('fetchBridge: onDispatch must be a function (info) => void')
   }
+  if (options.shadow !== undefined && !isShadowHook(options.shadow)) {
+    throw new TypeError('fetchBridge: shadow must be made by shadowTrial({ routes })')
+  }
   return {
+    shadow: options.shadow,
     drain: resolveDrain(options.drain),
     replayLimit: resolveReplay(options.replay),
     overrideGlobalObjects: options.overrideGlobalObjects ?? true,

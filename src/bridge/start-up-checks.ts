@@ -24,6 +24,7 @@ const OPTION_NAMES: { [K in keyof Required<FetchBridgeOptions>]: true } = {
   drain: true,
   replay: true,
   expressRouting: true,
+  shadow: true,
 }
 const VALID = Object.keys(OPTION_NAMES)
 

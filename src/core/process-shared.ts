@@ -38,6 +38,9 @@ export const IN_FRONT_DOOR: unique symbol = Symbol.for('express-fetch-bridge/in-
 /** Mark of the bridge's own `session` accessor on node:http's request prototype (front-door-session.ts). */
 export const SESSION_GUARD: unique symbol = Symbol.for('express-fetch-bridge/session-guard') as never
 
+/** Method of a shadow trial (the `shadow` option) that wraps a bridge: a trial of one copy serves a bridge of another. */
+export const SHADOW_WRAP: unique symbol = Symbol.for('express-fetch-bridge/shadow-wrap') as never
+
 /** Mark of the Request class and fetch the bridge installed as globals, whichever copy installed them. */
 export const GLOBAL_INSTALLED: unique symbol = Symbol.for('express-fetch-bridge/request-global') as never
 

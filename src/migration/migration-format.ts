@@ -1,5 +1,6 @@
 /** The migration report as a plain-text table. */
 import type { ExpressRouteEntry, HonoRouteEntry, MigrationReport } from './migration-report.js'
+import { evidenceRows } from './migration-evidence.js'
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => row[col].length)))
@@ -103,6 +104,10 @@ export function formatReport(report: MigrationReport): string {
         ...report.partlyMoved.map((p) => [p.path, p.hono.join(', '), p.express.join(', ')]),
       ]),
     )
+  }
+  if (report.shadow.length > 0) {
+    out.push('', 'Shadow runs and canary (this process)')
+    out.push(table(evidenceRows(report.shadow)))
   }
   const s = report.summary
   out.push(

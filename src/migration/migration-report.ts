@@ -20,6 +20,8 @@ import { honoMatches, isMiddleware, type HonoRoute, type HonoRoutes as Hono } fr
 import { expressRoutingOf, resolveExpressRouting, type ExpressRoutingOption } from '../bridge/express-routing.js'
 import { routedTarget } from '../core/routed-target.js'
 import { mountPrefixWarnings } from './migration-checks.js'
+import type { ShadowHook, ShadowRouteStats } from '../bridge/shadow-hook.js'
+import { shadowEvidence } from './migration-evidence.js'
 
 /**
  * Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still
@@ -152,6 +154,11 @@ export class MigrationReport {
     readonly hono: HonoRouteEntry[],
     readonly partlyMoved: PartlyMovedPath[],
     readonly summary: MigrationSummary,
+    /**
+     * Shadow and canary evidence per route under a trial (a bridge's `shadow` option), in this process:
+     * samples, match rate, noise, durations and the cut-over verdict. Empty without a trial.
+     */
+    readonly shadow: ShadowRouteStats[] = [],
   ) {}
 
   /** A readable table. */
@@ -164,8 +171,8 @@ export class MigrationReport {
   }
 
   toJSON(): Omit<MigrationReport, 'format' | 'toString' | 'toJSON'> {
-    const { bridges, express, hono, partlyMoved, summary } = this
-    return { bridges, express, hono, partlyMoved, summary }
+    const { bridges, express, hono, partlyMoved, summary, shadow } = this
+    return { bridges, express, hono, partlyMoved, summary, shadow }
   }
 }
 
@@ -394,6 +401,7 @@ export function migrationReport(
   )
   const count = <T extends { status: string }>(rows: T[], status: string) =>
     rows.filter((r) => r.status === status).length
+  const trials = bridges.map((b) => b.info.opts.shadow).filter((t): t is ShadowHook => t !== undefined)
   return new MigrationReport(
     bridges.map((b) => ({
       path: b.path,
@@ -415,5 +423,6 @@ export function migrationReport(
       unreachable: count(honoRows, 'unreachable'),
       unchecked: count(express, 'unchecked') + count(honoRows, 'unchecked'),
     },
+    shadowEvidence(trials, honoRows),
   )
 }
