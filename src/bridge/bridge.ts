@@ -28,6 +28,8 @@ import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './on-dispatch.js'
+import { nameAnsweredRoute, type RouteNaming } from '../observability/route-name.js'
+import type { HonoRoutes } from '../core/hono-routes.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -94,6 +96,10 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
 
   const fallthrough = opts.fallthrough
   const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app) : undefined
+  // Requests a Hono route answers take its name where tracers, metrics and logs read one.
+  const naming: RouteNaming | undefined = isHonoApp(app)
+    ? { hono: app as unknown as HonoRoutes, keepMountPath }
+    : undefined
   // At once, not on the first request: code that builds a Request or Response before any request
   // arrives (start-up, a test) gets the same classes the app will.
   if (overrideGlobalObjects) installGlobals()
@@ -148,11 +154,11 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     }
     if (isThenable(result)) {
       ;(result as Promise<unknown>).then(
-        (response) => respond(response, req, res, next, env, fallthrough, fallback),
+        (response) => respond(response, req, res, next, env, fallthrough, fallback, naming),
         (err) => failed(req, res, next, err),
       )
     } else {
-      respond(result, req, res, next, env, fallthrough, fallback)
+      respond(result, req, res, next, env, fallthrough, fallback, naming)
     }
   })
   return recordBridge(handler, { app, fetch, opts, ctx: executionContext })
@@ -166,9 +172,13 @@ function respond(
   env: object,
   fallthrough: boolean,
   fallback: ResolvedOptions['fallback'],
+  naming: RouteNaming | undefined,
 ): void {
   // The handler (or Express middleware run by expressMiddleware()) answered through res itself.
-  if (res.headersSent || res.writableEnded) return
+  if (res.headersSent || res.writableEnded) {
+    if (naming !== undefined) nameAnsweredRoute(req, naming)
+    return
+  }
   if (response === undefined || response === null) {
     if (fallthrough) return passOn(req, res, next, fallback)
     return failed(req, res, next, new TypeError('The app returned no Response'))
@@ -180,12 +190,13 @@ function respond(
     withNotFoundHeaders(response as Response, env as Record<symbol, unknown>).then(
       (merged) => {
         ;(env as Record<symbol, unknown>)[NOT_FOUND] = undefined
-        respond(merged, req, res, next, env, fallthrough, fallback)
+        respond(merged, req, res, next, env, fallthrough, fallback, naming)
       },
       (err) => failed(req, res, next, err),
     )
     return
   }
+  if (naming !== undefined) nameAnsweredRoute(req, naming)
   let written: void | Promise<void>
   try {
     written = writeResponse(response as Response, req, res)

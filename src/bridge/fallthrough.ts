@@ -14,6 +14,8 @@ const PROBE: unique symbol = Symbol('express-fetch-bridge/not-found-probe')
 
 import type { HonoAppShape } from '../core/app-kinds.js'
 import { honoPath, isMiddleware, routerMatches, type HonoRoutes } from '../core/hono-routes.js'
+import { isThenable } from '../core/app-kinds.js'
+import { recordHandledError } from '../observability/otel.js'
 
 type Handler = (...args: any[]) => any
 
@@ -82,6 +84,19 @@ export async function withNotFoundHeaders(response: Response, env: Record<symbol
   return merged
 }
 
+/**
+ * The app's error handler, recording on the active span an error it answered (Express's
+ * instrumentation records one passed to `next(err)`; one the handler throws on goes to `next(err)`).
+ */
+function recordingErrors(handler: Handler): Handler {
+  return function (this: unknown, err: unknown, c: unknown) {
+    const answer = handler.call(this, err, c)
+    if (isThenable(answer)) return (answer as Promise<unknown>).then((value) => (recordHandledError(err), value))
+    recordHandledError(err)
+    return answer
+  }
+}
+
 const clones = new WeakMap<object, Handler>()
 
 /**
@@ -95,9 +110,10 @@ export function fallthroughFetch(app: HonoLike): Handler {
   const probe = app.basePath('/')
   probe.router = NO_ROUTES as unknown as HonoLike['router']
   clone.notFound((c: NotFoundContext) => markNotFound(c, probe))
+  clone.onError(recordingErrors((clone as unknown as { errorHandler: Handler }).errorHandler))
   const onError = app.onError
   app.onError = function (this: unknown, handler: Handler) {
-    clone.onError(handler)
+    clone.onError(recordingErrors(handler))
     probe.onError(handler)
     return onError.call(this, handler)
   }
