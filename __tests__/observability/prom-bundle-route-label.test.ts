@@ -24,7 +24,7 @@ function honoApi(prefix: string): Hono {
 }
 
 const setups: Record<string, Setup> = {
-  express: (express, app) => {
+  express: (_express, app) => {
     app.get('/api/users/:id', (req, res) => void res.json({ id: req.params.id }))
     app.post('/api/orders', (_req, res) => void res.status(201).json({ ok: true }))
     app.get('/api/streamed', (_req, res) => void res.send('ab'))

@@ -28,7 +28,7 @@ import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './on-dispatch.js'
-import { nameAnsweredRoute, type RouteNaming } from '../observability/route-name.js'
+import { nameAnsweredRoute, ROUTE_NAMING, type RouteNaming } from '../observability/route-name.js'
 import type { HonoRoutes } from '../core/hono-routes.js'
 
 function reportBackgroundError(err: unknown): void {
@@ -143,8 +143,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
     // `incoming` and `outgoing` are the request's own objects: an `env()` result cannot replace them.
     const env: object =
       envFactory === undefined
-        ? { incoming: req, outgoing: res, [BRIDGE_ENV]: true }
-        : { ...envFactory(req, res), incoming: req, outgoing: res, [BRIDGE_ENV]: true }
+        ? { incoming: req, outgoing: res, [BRIDGE_ENV]: true, [ROUTE_NAMING]: naming }
+        : { ...envFactory(req, res), incoming: req, outgoing: res, [BRIDGE_ENV]: true, [ROUTE_NAMING]: naming }
 
     let result: unknown
     try {

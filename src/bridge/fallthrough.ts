@@ -16,6 +16,7 @@ import type { HonoAppShape } from '../core/app-kinds.js'
 import { honoPath, isMiddleware, routerMatches, type HonoRoutes } from '../core/hono-routes.js'
 import { isThenable } from '../core/app-kinds.js'
 import { recordHandledError } from '../observability/otel.js'
+import { nameFailedRoute } from '../observability/route-name.js'
 
 type Handler = (...args: any[]) => any
 
@@ -89,7 +90,8 @@ export async function withNotFoundHeaders(response: Response, env: Record<symbol
  * instrumentation records one passed to `next(err)`; one the handler throws on goes to `next(err)`).
  */
 function recordingErrors(handler: Handler): Handler {
-  return function (this: unknown, err: unknown, c: unknown) {
+  return function (this: unknown, err: unknown, c: { env?: unknown }) {
+    nameFailedRoute(c?.env)
     const answer = handler.call(this, err, c)
     if (isThenable(answer)) return (answer as Promise<unknown>).then((value) => (recordHandledError(err), value))
     recordHandledError(err)

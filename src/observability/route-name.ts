@@ -2,7 +2,8 @@
  * A request a Hono route answered keeps the name its Express route had: the route's full pattern
  * (the Express mount prefix included) goes where tracers, metrics and loggers read an Express route —
  * OpenTelemetry's HTTP server metadata (the server span's name, `http.route`, the
- * `http.server.request.duration` metric) and Express's `req.route` (`req.baseUrl + req.route.path`).
+ * `http.server.request.duration` metric), Sentry's transaction name, and Express's `req.route`
+ * (`req.baseUrl + req.route.path`).
  * Runs once per request a Hono route answered; without a tracer and outside Express it reads one
  * global and returns.
  */
@@ -11,6 +12,10 @@ import type { IncomingMessage } from 'node:http'
 import { answeringRoute, type HonoRoute, type HonoRoutes } from '../core/hono-routes.js'
 import { appTarget, type ExpressLikeRequest } from '../request/url.js'
 import { httpRpcMetadata } from './otel.js'
+import { nameSentryRequest, sentryLoaded } from './sentry.js'
+
+/** Key of the bridge's `env` holding the bridge's RouteNaming, for errors named inside the app. */
+export const ROUTE_NAMING: unique symbol = Symbol('express-fetch-bridge/route-naming')
 
 /** What a bridge over a Hono app needs to name its requests; made once per bridge. */
 export interface RouteNaming {
@@ -41,7 +46,8 @@ export class AnsweredRoute {
 export function nameAnsweredRoute(req: NamedRequest, naming: RouteNaming): void {
   const rpc = httpRpcMetadata()
   const express = typeof req.baseUrl === 'string'
-  if (rpc === undefined && !express) return
+  const sentry = sentryLoaded()
+  if (rpc === undefined && !express && !sentry) return
   const route = answeringRoute(naming.hono, req.method ?? 'GET', appTarget(req, naming.keepMountPath))
   if (route === undefined) return
   // The mount's pattern: the Express instrumentation's route for the bridge's own layer (`/t/:tenant`)
@@ -50,6 +56,7 @@ export function nameAnsweredRoute(req: NamedRequest, naming: RouteNaming): void 
   const full = naming.keepMountPath ? route.path : joinRoute(mount, route.path)
   if (rpc !== undefined) rpc.route = full
   if (express) req.route = expressRoute(route, full, mount)
+  if (sentry) nameSentryRequest(req.method ?? 'GET', full)
 }
 
 function mountOf(traced: string | undefined, baseUrl: string | undefined): string {
@@ -66,4 +73,14 @@ function joinRoute(mount: string, path: string): string {
 function expressRoute(route: HonoRoute, full: string, mount: string): AnsweredRoute {
   const relative = mount !== '' && full.startsWith(mount) ? full.slice(mount.length) || '/' : full
   return new AnsweredRoute(relative, route.method)
+}
+
+/**
+ * Name the request an error handler of the app is answering, before error trackers inside the app
+ * (Sentry's Hono integration captures after `onError`) read the name. `env` is the bridge's.
+ */
+export function nameFailedRoute(env: unknown): void {
+  const bindings = env as { incoming?: NamedRequest; [ROUTE_NAMING]?: RouteNaming } | undefined
+  const naming = bindings?.[ROUTE_NAMING]
+  if (naming !== undefined && bindings!.incoming !== undefined) nameAnsweredRoute(bindings!.incoming, naming)
 }
