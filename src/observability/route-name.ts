@@ -30,7 +30,7 @@ type NamedRequest = IncomingMessage & ExpressLikeRequest & { route?: unknown }
  * methods it has handlers for (`_all` for `app.all()`); `stack` is empty (Hono's handlers are not
  * Express layers).
  */
-export class AnsweredRoute {
+class AnsweredRoute {
   readonly stack: never[] = []
   readonly methods: Record<string, true>
 
