@@ -15,7 +15,20 @@ interface SentrySpan {
 }
 interface SentryState {
   defaultIsolationScope?: SentryScope
-  acs?: { getIsolationScope?(): SentryScope; getActiveSpan?(): SentrySpan | undefined }
+  acs?: {
+    getIsolationScope?(): SentryScope
+    getCurrentScope?(): { refs?: { span?: SentrySpan | { deref(): SentrySpan | undefined } } }
+    getActiveSpan?(): SentrySpan | undefined
+  }
+}
+
+/** Sentry's getActiveSpan(): the strategy's, else the span the current scope holds (a WeakRef where there are). */
+function activeSpan(acs: NonNullable<SentryState['acs']>): SentrySpan | undefined {
+  if (typeof acs.getActiveSpan === 'function') return acs.getActiveSpan()
+  const held = acs.getCurrentScope?.()?.refs?.span
+  return held !== undefined && typeof (held as { deref?: unknown }).deref === 'function'
+    ? (held as { deref(): SentrySpan | undefined }).deref()
+    : (held as SentrySpan | undefined)
 }
 
 /** Whether a Sentry SDK is loaded in the process. */
@@ -34,7 +47,7 @@ export function nameSentryRequest(method: string, route: string): void {
     if (scope === undefined || scope === sentry.defaultIsolationScope) return
     const name = `${method} ${route}`
     scope.setTransactionName(name)
-    const span = sentry.acs!.getActiveSpan?.()
+    const span = activeSpan(sentry.acs!)
     const root = span?._sentryRootSpan ?? span
     if (root === undefined) return
     root.updateName(name)
