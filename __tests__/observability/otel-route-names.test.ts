@@ -153,9 +153,43 @@ describe.each([['5'], ['4']])('Express %s with OpenTelemetry auto-instrumentatio
     60000,
   )
 
+  it('@hono/otel with disableTracing adds no second server span; without it, it does', async () => {
+    const before = await traced(child, 'express', 'GET', '/api/users/7', collected)
+    const quiet = await traced(child, 'hono-otel', 'GET', '/api/users/7', collected)
+    expect(quiet.trace.filter((s) => s.kind === SERVER).map((s) => [s.name, s.attributes['http.route']])).toEqual([
+      [before.server.name, before.server.attributes['http.route']],
+    ])
+    const tracing = await traced(child, 'hono-otel-tracing', 'GET', '/api/users/7', collected)
+    expect(tracing.trace.filter((s) => s.kind === SERVER)).toHaveLength(2)
+  })
+
   it('a streamed answer is named after its route', async () => {
     const before = await traced(child, 'strip', 'GET', '/api/streamed/50', collected)
     expect(before.server.name).toBe('GET /api/streamed/:n')
     expect(before.server.attributes['http.route']).toBe('/api/streamed/:n')
+  })
+})
+
+describe('with instrumentation-http alone (no instrumentation-express)', () => {
+  let child: ChildServer
+  const collected: SpanRecord[] = []
+  beforeAll(async () => {
+    child = await startChildServer('__tests__/fixtures/observability/otel-server.ts', { OTEL_EXPRESS: 'off' })
+  }, 30000)
+  afterAll(() => child?.stop())
+
+  it('Express routes get no route name, routes moved to Hono get theirs (mount prefix from req.baseUrl)', async () => {
+    const name = async (server: string, path: string) => {
+      const { server: span } = await traced(child, server, 'GET', path, collected)
+      return [span.name, span.attributes['http.route']]
+    }
+    expect(await name('express', '/api/users/7')).toEqual(['GET', undefined])
+    for (const server of MOVED) {
+      expect(await name(server, '/api/users/7')).toEqual(['GET /api/users/:id', '/api/users/:id'])
+      expect(await name(server, '/api/legacy/x')).toEqual(['GET', undefined])
+    }
+    // Without the Express instrumentation the mount's pattern is unknown: its path stands in.
+    expect(await name('strip', '/t/acme/users/7')).toEqual(['GET /t/acme/users/:id', '/t/acme/users/:id'])
+    expect(await name('keep', '/t/acme/users/7')).toEqual(['GET /t/:tenant/users/:id', '/t/:tenant/users/:id'])
   })
 })
