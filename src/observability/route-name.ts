@@ -11,7 +11,7 @@
 import type { IncomingMessage } from 'node:http'
 import { answeringRoute, type HonoRoute, type HonoRoutes } from '../core/hono-routes.js'
 import { appTarget, type ExpressLikeRequest } from '../request/url.js'
-import { httpRpcMetadata } from './otel.js'
+import { httpRpcMetadata, type RpcMetadata } from './otel.js'
 import { nameSentryRequest, sentryLoaded } from './sentry.js'
 
 /** Key of the bridge's `env` holding the bridge's RouteNaming, for errors named inside the app. */
@@ -52,11 +52,21 @@ export function nameAnsweredRoute(req: NamedRequest, naming: RouteNaming): void 
   if (route === undefined) return
   // The mount's pattern: the Express instrumentation's route for the bridge's own layer (`/t/:tenant`)
   // when it traces the request, else Express's `baseUrl`.
-  const mount = mountOf(rpc?.route, req.baseUrl)
+  const mount = rpc === undefined ? mountOf(undefined, req.baseUrl) : tracedMount(rpc, req.baseUrl)
   const full = naming.keepMountPath ? route.path : joinRoute(mount, route.path)
   if (rpc !== undefined) rpc.route = full
   if (express) req.route = expressRoute(route, full, mount)
   if (sentry) nameSentryRequest(req.method ?? 'GET', full)
+}
+
+// The mount read from a request's metadata before the bridge first wrote its route there: a request
+// named twice (by the app's onError, then when answered) must not take its own route for the mount.
+const mounts = new WeakMap<RpcMetadata, string>()
+
+function tracedMount(rpc: RpcMetadata, baseUrl: string | undefined): string {
+  let mount = mounts.get(rpc)
+  if (mount === undefined) mounts.set(rpc, (mount = mountOf(rpc.route, baseUrl)))
+  return mount
 }
 
 function mountOf(traced: string | undefined, baseUrl: string | undefined): string {
