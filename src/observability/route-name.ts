@@ -32,6 +32,8 @@ interface Named {
   mount: string
 }
 
+const NO_LAYERS: readonly never[] = Object.freeze([])
+
 /**
  * What Express sets as `req.route` for a route: its pattern relative to `req.baseUrl`, and the
  * methods it has handlers for (`_all` for `app.all()`); `stack` is empty (Hono's handlers are not
@@ -39,7 +41,7 @@ interface Named {
  * it) has the path `*`, as one route for all of them.
  */
 class AnsweredRoute {
-  readonly stack: never[] = []
+  readonly stack: readonly never[] = NO_LAYERS
   #named: Named | null | undefined
 
   constructor(
