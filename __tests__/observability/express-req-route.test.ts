@@ -87,3 +87,27 @@ describe.each(expressVersions)('%s', (_name, express) => {
     expect(seen).toEqual([{ baseUrl: '', path: '*', methods: { _all: true } }])
   })
 })
+
+it('without a tracer, the route is looked up only when req.route is read (one match of the router more)', async () => {
+  const express = expressVersions[0][1]
+  const hono = new Hono()
+  hono.get('/users/:id', (c) => c.text('user'))
+  // Hono's routers replace their match() on first use: count from the second request on.
+  await hono.request('/users/0')
+  let matches = 0
+  const match = hono.router.match.bind(hono.router)
+  hono.router.match = (method, path) => (matches++, match(method, path))
+  const count = async (read: boolean) => {
+    const app = express()
+    app.use((req, res, next) => {
+      if (read) res.on('finish', () => void (req as { route?: { path: string } }).route?.path)
+      next()
+    })
+    app.use('/api', fetchBridge(hono))
+    const before = matches
+    await supertest(app).get('/api/users/7').expect(200, 'user')
+    return matches - before
+  }
+  const unread = await count(false)
+  expect(await count(true)).toBe(unread + 1)
+})
