@@ -55,7 +55,8 @@ class AnsweredRoute {
   }
 
   #resolve(): Named | null {
-    if (this.#named === undefined) this.#named = resolve(this.naming, this.method, this.target, mountOf(undefined, this.baseUrl)) ?? null
+    if (this.#named === undefined)
+      this.#named = resolve(this.naming, this.method, this.target, mountOf(undefined, this.baseUrl)) ?? null
     return this.#named
   }
 
@@ -86,7 +87,8 @@ export function nameAnsweredRoute(req: NamedRequest, naming: RouteNaming): void 
     if (named !== null && rpc !== undefined) rpc.route = named.full
     if (named !== null && sentry) nameSentryRequest(method, named.full)
   }
-  if (typeof baseUrl === 'string') req.route = new AnsweredRoute(named, naming, method, appTarget(req, naming.keepMountPath), baseUrl)
+  if (typeof baseUrl === 'string')
+    req.route = new AnsweredRoute(named, naming, method, appTarget(req, naming.keepMountPath), baseUrl)
 }
 
 /**
