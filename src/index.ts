@@ -8,9 +8,11 @@ export type {
   FallbackHandler,
   FetchApp,
   FetchBridgeOptions,
+  HonoMiddleware,
   HttpBindings,
   NextFunction,
 } from './bridge/options.js'
+export type { Http2ListenOptions } from './http2/http2-listen.js'
 export { LightResponse, installGlobalResponse, OriginalResponse } from './response/response.js'
 export { BadRequestError } from './core/errors.js'
 export { expressMiddleware } from './express-middleware/express-middleware.js'

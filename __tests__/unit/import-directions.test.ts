@@ -9,9 +9,10 @@ const ALLOWED: Record<string, string[]> = {
   core: [],
   request: ['core'],
   response: ['core', 'request'],
+  http2: ['core', 'request', 'response'],
   observability: ['core', 'request'],
-  bridge: ['core', 'request', 'response', 'observability'],
-  'express-middleware': ['core', 'request', 'response', 'bridge'],
+  bridge: ['core', 'request', 'response', 'http2', 'observability'],
+  'express-middleware': ['core', 'request', 'response', 'bridge', 'http2'],
   websocket: ['core', 'request', 'response', 'bridge'],
   migration: ['core', 'bridge'],
 }

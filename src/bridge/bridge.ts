@@ -12,16 +12,17 @@ import {
   fallthroughFetch,
   isHonoFetch,
   isUnmatched,
-  NOT_FOUND,
+  cannotCheckRoutes,
+  routedTarget,
   unmatchedCheck,
-  withNotFoundHeaders,
 } from './fallthrough.js'
 import { isHonoApp, isThenable } from '../core/app-kinds.js'
-import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } from './hand-off.js'
+import { badRequest, failed, passOn, someoneBehind, withListen } from './hand-off.js'
+import { fromHttp2 } from '../http2/http2-exchange.js'
 import { BadRequestError } from '../core/errors.js'
 import { noteUnfinishedBody } from '../request/drain.js'
 import { createRequest } from '../request/request.js'
-import { appTarget, isPlainTarget, type ExpressLikeRequest } from '../request/url.js'
+import type { ExpressLikeRequest } from '../request/url.js'
 import { installGlobals } from './globals.js'
 import { BRIDGE_ENV, REAL_REQUEST } from '../core/process-shared.js'
 import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.js'
@@ -69,7 +70,7 @@ function resolveFetch(
 
 /**
  * Serve a Fetch-API app (Hono, or anything with `fetch(request, env, ctx)`) from Express, Connect or
- * node:http (HTTP/1.x; HTTP/2 requests are answered 505). Pass a Hono app itself: `fetchBridge(app.fetch)`
+ * node:http, or node:http2 (h2 and h2c: `http2.createSecureServer(options, bridge)`). Pass a Hono app itself: `fetchBridge(app.fetch)`
  * throws at start-up unless `fallthrough: false`, since nothing could fall through. Requests the app
  * must not get (a Host no URL can hold, a target with dot segments, backslashes or escaped unreserved
  * characters) are handed on untouched, or answered 400 where nobody else can.
@@ -95,7 +96,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const { origin, keepMountPath, env: envFactory, fallback, drain, overrideGlobalObjects, replayLimit } = opts
 
   const fallthrough = opts.fallthrough
-  const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app) : undefined
+  const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app, opts.honoMiddleware) : undefined
+  if (unmatched === undefined && options?.honoMiddleware === 'routes') throw cannotCheckRoutes(fallthrough)
   // Requests a Hono route answers take its name where tracers, metrics and logs read one.
   const naming: RouteNaming | undefined = isHonoApp(app)
     ? { hono: app as unknown as HonoRoutes, keepMountPath }
@@ -112,7 +114,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   ) {
     if (overrideGlobalObjects) installGlobals()
 
-    if (req.httpVersionMajor === 2) return refuseHttp2(res)
+    // HTTP/2 (node:http2's compatibility objects): made to read as HTTP/1.1 (see http2/http2-exchange.ts).
+    if (req.httpVersionMajor === 2) fromHttp2(req, res)
 
     // The drain of an unread body must know when the request came (see drain.ts).
     if (hasBody(req)) {
@@ -120,11 +123,10 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       if (replayLimit !== REPLAY_LIMIT) noteReplayLimit(req, replayLimit)
     }
 
-    // A request nothing in the Hono app would run for goes on at once, before a Request is built.
-    // (Origin-form targets only: others take requestUrl()'s full path.)
-    if (unmatched !== undefined && req.url?.charCodeAt(0) === 47 && someoneBehind(next, fallback)) {
-      const target = appTarget(req as ExpressLikeRequest, keepMountPath)
-      if (isPlainTarget(target) && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
+    // A request the Hono app has no route for goes on at once, before a Request is built (fallthrough.ts).
+    if (unmatched !== undefined && someoneBehind(next, fallback)) {
+      const target = routedTarget(req as ExpressLikeRequest, keepMountPath)
+      if (target !== undefined && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
     }
 
     let request: Request
@@ -183,19 +185,8 @@ function respond(
     if (fallthrough) return passOn(req, res, next, fallback)
     return failed(req, res, next, new TypeError('The app returned no Response'))
   }
-  // The Hono clone's not-found handler ran and nothing turned its 404 into something else.
+  // The Hono clone's not-found handler ran and middleware did not turn its answer into another one.
   if (isUnmatched(env, response as Response)) return passOn(req, res, next, fallback)
-  if ((env as Record<symbol, unknown>)[NOT_FOUND] !== undefined) {
-    // Middleware rewrote that 404: answer as with `fallthrough: false` (see fallthrough.ts).
-    withNotFoundHeaders(response as Response, env as Record<symbol, unknown>).then(
-      (merged) => {
-        ;(env as Record<symbol, unknown>)[NOT_FOUND] = undefined
-        respond(merged, req, res, next, env, fallthrough, fallback, naming)
-      },
-      (err) => failed(req, res, next, err),
-    )
-    return
-  }
   if (naming !== undefined) nameAnsweredRoute(req, naming)
   let written: void | Promise<void>
   try {
