@@ -34,6 +34,8 @@ import { noteFellThrough } from './fell-through.js'
 import { refuseNodeListener, refuseSameAppInside } from './start-up-checks.js'
 import { guardFrontDoorSession } from './front-door-session.js'
 import { WRAP_BRIDGE } from './shadow-hook.js'
+import { nameAnsweredRoute, ROUTE_NAMING, type RouteNaming } from '../observability/route-name.js'
+import type { HonoRoutes } from '../core/hono-routes.js'
 
 function reportBackgroundError(err: unknown): void {
   // A failed waitUntil() task must not become an unhandled rejection that kills the process.
@@ -125,6 +127,10 @@ function makeBridge(
     throw new TypeError('fetchBridge: expressRouting matches Hono routes; the app is not a Hono app')
   }
   const routingOf = opts.expressRouting && expressRoutingOf(app as never, opts.expressRouting, fallback)
+  // Requests a Hono route answers take its name where tracers, metrics and logs read one.
+  const naming: RouteNaming | undefined = isHonoApp(app)
+    ? { hono: app as unknown as HonoRoutes, keepMountPath }
+    : undefined
   // At once, not on the first request: code that builds a Request or Response before any request
   // arrives (start-up, a test) gets the same classes the app will.
   if (overrideGlobalObjects) installGlobals()
@@ -172,8 +178,8 @@ function makeBridge(
     // `incoming` and `outgoing` are the request's own objects: an `env()` result cannot replace them.
     const env: object =
       envFactory === undefined
-        ? { incoming: req, outgoing: res, [BRIDGE_ENV]: true }
-        : { ...envFactory(req, res), incoming: req, outgoing: res, [BRIDGE_ENV]: true }
+        ? { incoming: req, outgoing: res, [BRIDGE_ENV]: true, [ROUTE_NAMING]: naming }
+        : { ...envFactory(req, res), incoming: req, outgoing: res, [BRIDGE_ENV]: true, [ROUTE_NAMING]: naming }
 
     if (frontDoorHono && next === undefined) (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = true
     let result: unknown
@@ -184,11 +190,11 @@ function makeBridge(
     }
     if (isThenable(result)) {
       ;(result as Promise<unknown>).then(
-        (response) => respond(response, req, res, next, env, fallthrough, fallback),
+        (response) => respond(response, req, res, next, env, fallthrough, fallback, naming),
         (err) => failed(req, res, next, err),
       )
     } else {
-      respond(result, req, res, next, env, fallthrough, fallback)
+      respond(result, req, res, next, env, fallthrough, fallback, naming)
     }
   })
   return recordBridge(handler, { app, fetch, opts, ctx: executionContext, routing: routingOf })
@@ -202,9 +208,13 @@ function respond(
   env: object,
   fallthrough: boolean,
   fallback: ResolvedOptions['fallback'],
+  naming: RouteNaming | undefined,
 ): void {
   // The handler (or Express middleware run by expressMiddleware()) answered through res itself.
-  if (res.headersSent || res.writableEnded) return
+  if (res.headersSent || res.writableEnded) {
+    if (naming !== undefined) nameAnsweredRoute(req, naming)
+    return
+  }
   if (response === undefined || response === null) {
     if (fallthrough) return passOn(req, res, next, fallback)
     return failed(req, res, next, new TypeError('The app returned no Response'))
@@ -214,6 +224,7 @@ function respond(
     noteFellThrough(req, env)
     return passOn(req, res, next, fallback)
   }
+  if (naming !== undefined) nameAnsweredRoute(req, naming)
   let written: void | Promise<void>
   try {
     written = writeResponse(response as Response, req, res)

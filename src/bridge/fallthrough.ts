@@ -23,6 +23,9 @@ import {
   routerMatches,
   type HonoRoutes,
 } from '../core/hono-routes.js'
+import { isThenable } from '../core/app-kinds.js'
+import { recordHandledError } from '../observability/otel.js'
+import { nameFailedRoute } from '../observability/route-name.js'
 import type { HonoMiddleware } from './options.js'
 import { appTarget, isPlainTarget, requestUrl, type ExpressLikeRequest } from '../request/url.js'
 import type { TargetRouting } from '../core/routed-target.js'
@@ -112,6 +115,20 @@ const PROBE_ROUTER = {
   match: () => [[[[carry, PROBE_ROUTE], {}]]],
 }
 
+/**
+ * The app's error handler, recording on the active span an error it answered (Express's
+ * instrumentation records one passed to `next(err)`; one the handler throws on goes to `next(err)`).
+ */
+function recordingErrors(handler: Handler): Handler {
+  return function (this: unknown, err: unknown, c: { env?: unknown }) {
+    nameFailedRoute(c?.env)
+    const answer = handler.call(this, err, c)
+    if (isThenable(answer)) return (answer as Promise<unknown>).then((value) => (recordHandledError(err), value))
+    recordHandledError(err)
+    return answer
+  }
+}
+
 const clones = new WeakMap<object, Handler>()
 
 /**
@@ -125,9 +142,10 @@ export function fallthroughFetch(app: HonoLike): Handler {
   const probe = app.basePath('/')
   probe.router = PROBE_ROUTER as unknown as HonoLike['router']
   clone.notFound((c: NotFoundContext) => markNotFound(c, app, probe))
+  clone.onError(recordingErrors((clone as unknown as { errorHandler: Handler }).errorHandler))
   const onError = app.onError
   app.onError = function (this: unknown, handler: Handler) {
-    clone.onError(handler)
+    clone.onError(recordingErrors(handler))
     probe.onError(handler)
     return onError.call(this, handler)
   }

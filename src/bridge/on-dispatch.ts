@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { bridgeInfo, recordBridge } from './bridge-info.js'
 import { failed, nobodyBehind, passOn, withListen } from './hand-off.js'
 import { isHonoApp } from '../core/app-kinds.js'
-import { honoMatches, type HonoRoutes } from '../core/hono-routes.js'
+import { answeringRoute, type HonoRoutes } from '../core/hono-routes.js'
 import { appTarget } from '../request/url.js'
 import { FELL_THROUGH, type FellThrough } from './fell-through.js'
 import type {
@@ -59,18 +59,8 @@ class Dispatch implements DispatchInfo {
   get route(): string | undefined {
     if (this.side !== 'hono') return (this.req as Tracked)[FELL_THROUGH]?.route
     if (this.hono === undefined) return undefined
-    if (this.#route === undefined) this.#route = routeOf(this.hono, this.method, this.appUrl)
+    if (this.#route === undefined) this.#route = answeringRoute(this.hono, this.method, this.appUrl)?.path ?? null
     return this.#route ?? undefined
-  }
-}
-
-/** The pattern of the first handler route Hono matches for the request: what `c.req.routePath` names. */
-function routeOf(hono: HonoRoutes, method: string, url: string): string | null {
-  try {
-    const target = url.startsWith('/') ? url : new URL(url).pathname
-    return honoMatches(hono, method, target)[0]?.path ?? null
-  } catch {
-    return null
   }
 }
 

@@ -32,6 +32,19 @@ export function honoMatches(hono: HonoRoutes, method: string, target: string): H
   return routes
 }
 
+/**
+ * The route that answers a request to `url` (an origin-form target or an absolute URL): the first
+ * handler route Hono matches, what `c.req.routePath` names inside it. Undefined when none matches.
+ */
+export function answeringRoute(hono: HonoRoutes, method: string, url: string): HonoRoute | undefined {
+  try {
+    const target = url.charCodeAt(0) === 47 ? url : new URL(url).pathname
+    return honoMatches(hono, method, target)[0]
+  } catch {
+    return undefined
+  }
+}
+
 // Reused: getPath reads only `url`, and nothing keeps the object (this runs on the bridge's hot path).
 const scratch = { url: '' }
 const NO_ENV = { env: {} }
