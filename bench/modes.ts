@@ -30,7 +30,17 @@ export interface RouteInfo {
   method: 'GET' | 'POST'
   name: string
   driver: 'wrk'
+  /** Bytes of request body wrk sends on every request (bench/body.lua): an upload route. */
+  upload?: number
+  /** Bytes of response body: a download route. */
+  download?: number
+  /** wrk connections for this route instead of --connections (bulk bodies: a few, as clients moving files do). */
+  connections?: number
 }
+
+const MiB = 1024 * 1024
+/** Concurrent transfers on the bulk-body routes. */
+const BULK_CONNECTIONS = 4
 
 export const ROUTES: RouteInfo[] = [
   { path: '/', method: 'GET', name: '/', driver: 'wrk' },
@@ -41,7 +51,20 @@ export const ROUTES: RouteInfo[] = [
   { path: '/stream', method: 'GET', name: '/stream', driver: 'wrk' },
   { path: '/mw', method: 'GET', name: '/mw', driver: 'wrk' },
   { path: '/etag', method: 'GET', name: '/etag', driver: 'wrk' },
+  // Bulk bodies: uploads read whole (c.req.arrayBuffer()) or streamed (c.req.raw.body), downloads as
+  // a stream and as one fixed body. The size is in the path so that each is its own route.
+  { path: '/upload/1m', method: 'POST', name: 'POST /upload 1 MiB', driver: 'wrk', upload: MiB, connections: BULK_CONNECTIONS },
+  { path: '/upload/8m', method: 'POST', name: 'POST /upload 8 MiB', driver: 'wrk', upload: 8 * MiB, connections: BULK_CONNECTIONS },
+  { path: '/upload-stream/1m', method: 'POST', name: 'POST /upload 1 MiB streamed', driver: 'wrk', upload: MiB, connections: BULK_CONNECTIONS },
+  { path: '/upload-stream/8m', method: 'POST', name: 'POST /upload 8 MiB streamed', driver: 'wrk', upload: 8 * MiB, connections: BULK_CONNECTIONS },
+  { path: '/download/stream', method: 'GET', name: 'GET /download 64 MiB stream', driver: 'wrk', download: 64 * MiB, connections: BULK_CONNECTIONS },
+  { path: '/download/fixed', method: 'GET', name: 'GET /download 16 MiB fixed', driver: 'wrk', download: 16 * MiB, connections: BULK_CONNECTIONS },
 ]
+
+/** Bytes of body one request of this route moves (upload or download), 0 for the others. */
+export function bodyBytes(route: RouteInfo): number {
+  return route.upload ?? route.download ?? 0
+}
 
 /** The paired CPU ratios reported: reference µs/req ÷ bridge µs/req (≥ 1: the bridge is cheaper). */
 export interface RatioInfo {

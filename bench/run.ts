@@ -11,7 +11,7 @@ import path from 'node:path'
 import { buildServers, ROOT } from './build.js'
 import { check } from './check.js'
 import { readConfig } from './config.js'
-import { RATIOS } from './modes.js'
+import { bodyBytes, RATIOS } from './modes.js'
 import { writeResults, type BenchResults } from './report.js'
 import { CAN_PIN, startServer, stopServer, useNode, type RunningServer } from './server-process.js'
 import { median, pairedCpuRatio } from './stats.js'
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
       machine: m,
       config: { rounds: config.rounds, duration: config.duration, warmup: config.warmup, connections: config.connections },
       modes: modes.map(({ id, label, group }) => ({ id, label, group })),
-      routes: routes.map(({ path: p, method, name }) => ({ path: p, method, name })),
+      routes: routes.map((r) => ({ path: r.path, method: r.method, name: r.name, ...(bodyBytes(r) > 0 ? { bytes: bodyBytes(r), connections: r.connections } : {}) })),
       ratios: RATIOS.filter((x) => measured(x.mode) && measured(x.reference)).map((x) => ({
         ...x,
         cpu: Object.fromEntries(routes.map((r) => {
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    const readme = config.out.startsWith('latest-node') ? path.join(ROOT, 'README.md') : undefined
+    const readme = config.readme ? path.join(ROOT, 'README.md') : undefined
     const written = writeResults(path.join(ROOT, 'bench', 'results'), config.out, results, readme)
     console.log('\n' + written.markdown)
     console.log(`written: ${written.files.map((f) => path.relative(ROOT, f)).join(', ')}`)

@@ -28,9 +28,11 @@ function wrkOutput(args: string[]): Promise<string> {
 }
 
 export async function wrk(s: RunningServer, route: RouteInfo, seconds: number, connections: number): Promise<Sample> {
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency']
-  if (route.method === 'POST') args.push('-s', path.join(__dirname, 'post.lua'))
+  const args = ['-t1', `-c${route.connections ?? connections}`, `-d${seconds}s`, '--latency']
+  if (route.upload !== undefined) args.push('-s', path.join(__dirname, 'body.lua'))
+  else if (route.method === 'POST') args.push('-s', path.join(__dirname, 'post.lua'))
   args.push(`http://127.0.0.1:${s.port}${route.path}`)
+  if (route.upload !== undefined) args.push(String(route.upload))
   const before = cpuMicros(s.pid)
   const out = await wrkOutput(args)
   const used = cpuMicros(s.pid) - before
@@ -38,5 +40,6 @@ export async function wrk(s: RunningServer, route: RouteInfo, seconds: number, c
   const w = parseWrk(out)
   if (w.non2xx) throw new Error(`${where}: ${w.non2xx} responses were not 2xx/3xx`)
   if (w.socketErrors) throw new Error(`${where}: socket errors:\n${out}`)
+  if (w.requests === 0) throw new Error(`${where}: no request completed in ${seconds} s`)
   return { rps: w.rps, p99: w.p99, requests: w.requests, timeouts: w.timeouts, cpuUs: used / w.requests }
 }
