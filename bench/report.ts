@@ -18,8 +18,8 @@ export interface RouteResultInfo {
   name: string
   /** Body bytes per request: an upload or download route. */
   bytes?: number
-  /** Its own wrk connection count. */
-  connections?: number
+  /** Requests per timed run (bulk routes are driven by count over one connection). */
+  requests?: number
 }
 
 export interface RatioResult {
@@ -95,8 +95,7 @@ export function summary(r: BenchResults): string {
   }
   if (bulk.length) {
     if (small.length) out.push('')
-    const conns = [...new Set(bulk.map((x) => x.connections ?? r.config.connections))].join('/')
-    out.push(`Bulk bodies (wrk -c${conns}): server CPU per GiB of body, reference ÷ bridge (the same bytes per request, so the ratio per request; target in brackets):`, '')
+    out.push(`Bulk bodies (bench/bulk-client.ts: one connection, each run the whole requests that move 1 GiB): server CPU per GiB of body, reference ÷ bridge (the same bytes per request, so the ratio per request; target in brackets):`, '')
     ratioTable(r, bulk, out)
     out.push('', 'Bold: below target. Server CPU ms per GiB of body, and MB/s (10⁶ bytes/s of body), medians over rounds:', '')
     out.push(`| Mode | ${bulk.map((x) => x.name).join(' | ')} |`)
@@ -116,7 +115,7 @@ export function summary(r: BenchResults): string {
 export function markdown(r: BenchResults): string {
   const out: string[] = [summary(r).trimEnd()]
   for (const route of r.routes) {
-    out.push('', `**${route.method} ${route.path}**${isBulk(route) ? ` (${mib(route.bytes!)} ${route.method === 'POST' ? 'uploaded' : 'downloaded'} per request, wrk -c${route.connections ?? r.config.connections})` : ''}`, '')
+    out.push('', `**${route.method} ${route.path}**${isBulk(route) ? ` (${mib(route.bytes!)} ${route.method === 'POST' ? 'uploaded' : 'downloaded'} per request, ${route.requests} requests per run over one connection)` : ''}`, '')
     out.push('| Mode | CPU µs/req | req/s | p99 ms | CPU µs/req per round |')
     out.push('|---|---:|---:|---:|---|')
     for (const m of r.modes) {

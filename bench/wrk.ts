@@ -1,7 +1,7 @@
 /** One timed wrk run against a bench server, with the server's CPU time per request from /proc. */
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import path from 'node:path'
-import type { RouteInfo } from './modes.js'
+import { bodyBytes, bulkRequests, type RouteInfo } from './modes.js'
 import { cpuMicros, pinned, type RunningServer } from './server-process.js'
 import { parseWrk } from './stats.js'
 
@@ -27,12 +27,29 @@ function wrkOutput(args: string[]): Promise<string> {
   })
 }
 
-export async function wrk(s: RunningServer, route: RouteInfo, seconds: number, connections: number): Promise<Sample> {
-  const args = ['-t1', `-c${route.connections ?? connections}`, `-d${seconds}s`, '--latency']
-  if (route.upload !== undefined) args.push('-s', path.join(__dirname, 'body.lua'))
-  else if (route.method === 'POST') args.push('-s', path.join(__dirname, 'post.lua'))
+/**
+ * Bulk-body routes: bench/bulk-client.ts (pinned to CPU 1, run as this process runs, through tsx) moves
+ * whole requests over one connection, by count ({@link bulkRequests}; `warmup`: the warm-up's share).
+ */
+async function bulk(s: RunningServer, route: RouteInfo, warmup: boolean): Promise<Sample> {
+  const client = path.join(__dirname, 'bulk-client.ts')
+  const [cmd, args] = pinned(1, process.execPath, [...process.execArgv, client, String(s.port), route.path, String(route.upload ?? 0), String(bulkRequests(route, warmup))])
+  const before = cpuMicros(s.pid)
+  const out = await new Promise<string>((resolve, reject) => {
+    execFile(cmd, args, { maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? reject(new Error(`${s.mode} ${route.path}: ${err.message}\n${stderr}`)) : resolve(stdout)))
+  })
+  const used = cpuMicros(s.pid) - before
+  const r = JSON.parse(out) as { requests: number; seconds: number; p99: number; non2xx: number }
+  if (r.non2xx) throw new Error(`${s.mode} ${route.method} ${route.path}: ${r.non2xx} responses were not 2xx/3xx`)
+  return { rps: r.requests / r.seconds, p99: r.p99, requests: r.requests, timeouts: 0, cpuUs: used / r.requests }
+}
+
+/** A timed run: `seconds` of wrk over `connections`; a bulk-body route is driven by count instead (see {@link bulk}). */
+export async function wrk(s: RunningServer, route: RouteInfo, seconds: number, connections: number, warmup = false): Promise<Sample> {
+  if (bodyBytes(route) > 0) return bulk(s, route, warmup)
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency']
+  if (route.method === 'POST') args.push('-s', path.join(__dirname, 'post.lua'))
   args.push(`http://127.0.0.1:${s.port}${route.path}`)
-  if (route.upload !== undefined) args.push(String(route.upload))
   const before = cpuMicros(s.pid)
   const out = await wrkOutput(args)
   const used = cpuMicros(s.pid) - before
@@ -40,6 +57,5 @@ export async function wrk(s: RunningServer, route: RouteInfo, seconds: number, c
   const w = parseWrk(out)
   if (w.non2xx) throw new Error(`${where}: ${w.non2xx} responses were not 2xx/3xx`)
   if (w.socketErrors) throw new Error(`${where}: socket errors:\n${out}`)
-  if (w.requests === 0) throw new Error(`${where}: no request completed in ${seconds} s`)
   return { rps: w.rps, p99: w.p99, requests: w.requests, timeouts: w.timeouts, cpuUs: used / w.requests }
 }
