@@ -65,13 +65,13 @@ export function bodyBytes(route: RouteInfo): number {
 /**
  * A bulk-body route is driven by count, not by time (bench/bulk-client.ts): one connection, the
  * requests that move this much body, so no transfer is cut off by the end of a run and the server's
- * CPU time covers whole requests only. Warm-up moves a quarter of it.
+ * CPU time covers whole requests only. Warm-up moves an eighth of it.
  */
-export const BULK_BYTES_PER_RUN = 1024 * MiB
+export const BULK_BYTES_PER_RUN = 512 * MiB
 
 /** The requests of one timed run of a bulk-body route (whole requests of {@link BULK_BYTES_PER_RUN}). */
 export function bulkRequests(route: RouteInfo, warmup = false): number {
-  return Math.max(1, Math.round((warmup ? BULK_BYTES_PER_RUN / 4 : BULK_BYTES_PER_RUN) / bodyBytes(route)))
+  return Math.max(1, Math.round((warmup ? BULK_BYTES_PER_RUN / 8 : BULK_BYTES_PER_RUN) / bodyBytes(route)))
 }
 
 /** The paired CPU ratios reported: reference µs/req ÷ bridge µs/req (≥ 1: the bridge is cheaper). */

@@ -2,6 +2,7 @@
 import { execFile, spawn } from 'node:child_process'
 import path from 'node:path'
 import { bodyBytes, bulkRequests, type RouteInfo } from './modes.js'
+import { serverFile } from './build.js'
 import { cpuMicros, pinned, type RunningServer } from './server-process.js'
 import { parseWrk } from './stats.js'
 
@@ -28,12 +29,11 @@ function wrkOutput(args: string[]): Promise<string> {
 }
 
 /**
- * Bulk-body routes: bench/bulk-client.ts (pinned to CPU 1, run as this process runs, through tsx) moves
- * whole requests over one connection, by count ({@link bulkRequests}; `warmup`: the warm-up's share).
+ * Bulk-body routes: bench/bulk-client.ts (compiled by bench/build.ts, pinned to CPU 1) moves whole
+ * requests over one connection, by count ({@link bulkRequests}; `warmup`: the warm-up's share).
  */
 async function bulk(s: RunningServer, route: RouteInfo, warmup: boolean): Promise<Sample> {
-  const client = path.join(__dirname, 'bulk-client.ts')
-  const [cmd, args] = pinned(1, process.execPath, [...process.execArgv, client, String(s.port), route.path, String(route.upload ?? 0), String(bulkRequests(route, warmup))])
+  const [cmd, args] = pinned(1, process.execPath, [serverFile('bulk-client'), String(s.port), route.path, String(route.upload ?? 0), String(bulkRequests(route, warmup))])
   const before = cpuMicros(s.pid)
   const out = await new Promise<string>((resolve, reject) => {
     execFile(cmd, args, { maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? reject(new Error(`${s.mode} ${route.path}: ${err.message}\n${stderr}`)) : resolve(stdout)))
