@@ -27,8 +27,10 @@ const VARIANTS: Variant[] = [
   { id: 'mw-200', label: 'behind the bridge, 200 routes', env: { LEGACY_BRIDGE: 'middleware', LEGACY_ROUTES: '200', LEGACY_MIDDLEWARE: '0' } },
   { id: 'mw-2000', label: 'behind the bridge, 2,000 routes', env: { LEGACY_BRIDGE: 'middleware', LEGACY_ROUTES: '2000', LEGACY_MIDDLEWARE: '0' } },
   { id: 'mw-200-global', label: 'behind the bridge, 200 routes + 2 global middleware', env: { LEGACY_BRIDGE: 'middleware', LEGACY_ROUTES: '200', LEGACY_MIDDLEWARE: '2' } },
+  { id: 'mw-200-global-all', label: "behind the bridge, 200 routes + 2 global middleware, honoMiddleware: 'all'", env: { LEGACY_BRIDGE: 'middleware', LEGACY_ROUTES: '200', LEGACY_MIDDLEWARE: '2', LEGACY_HONO_MIDDLEWARE: 'all' } },
   { id: 'fd-200', label: "front door's fallback, 200 routes", env: { LEGACY_BRIDGE: 'front-door', LEGACY_ROUTES: '200', LEGACY_MIDDLEWARE: '0' } },
   { id: 'fd-200-global', label: "front door's fallback, 200 routes + 2 global middleware", env: { LEGACY_BRIDGE: 'front-door', LEGACY_ROUTES: '200', LEGACY_MIDDLEWARE: '2' } },
+  { id: 'fd-200-global-routes', label: "front door's fallback, 200 routes + 2 global middleware, honoMiddleware: 'routes'", env: { LEGACY_BRIDGE: 'front-door', LEGACY_ROUTES: '200', LEGACY_MIDDLEWARE: '2', LEGACY_HONO_MIDDLEWARE: 'routes' } },
 ]
 const ROUTE: RouteInfo = { path: '/legacy', method: 'GET', name: 'GET /legacy', driver: 'wrk' }
 
@@ -38,7 +40,7 @@ function flag(name: string, fallback: string): string {
 }
 
 async function start(variant: Variant): Promise<RunningServer> {
-  Object.assign(process.env, { LEGACY_ROUTES: '', LEGACY_MIDDLEWARE: '' }, variant.env)
+  Object.assign(process.env, { LEGACY_ROUTES: '', LEGACY_MIDDLEWARE: '', LEGACY_HONO_MIDDLEWARE: '' }, variant.env)
   return startServer('legacy')
 }
 
@@ -69,7 +71,8 @@ async function main(): Promise<void> {
   const lines: string[] = []
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
   lines.push(`Legacy tax, Node ${version}, ${cpus()[0]?.model ?? '?'} (${cpus().length} cores), ${new Date().toISOString()}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}  `)
-  const args = process.argv.slice(2)
+  // No local paths in the results: the binary is named by its version line.
+  const args = process.argv.slice(2).map((arg, i, all) => (all[i - 1] === '--node' ? `<node ${version.split('.')[0]} binary>` : arg))
   lines.push(`Command: \`npm run bench:legacy${args.length ? ' -- ' + args.join(' ') : ''}\`  `)
   lines.push(`${rounds} interleaved rounds of ${duration} s, wrk -t1 -c50, GET /legacy (an Express 5 route answering res.json())\n`)
   lines.push('| Express route | CPU µs/req | Express alone ÷ this (paired) | req/s | p99 ms |', '|---|---:|---:|---:|---:|')

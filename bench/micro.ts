@@ -59,9 +59,14 @@ const listeners: Record<string, () => RequestListener> = {
   'hono-node-server-express5': () => inExpress5(getRequestListener(createHono().fetch)),
   // The legacy tax: an Express route (route `/legacy`) alone, and behind a bridge over a migrating
   // Hono app of LEGACY_ROUTES API routes (default 200) with LEGACY_MIDDLEWARE global middleware (cors,
-  // secureHeaders; default 2).
+  // secureHeaders; default 2); LEGACY_HONO_MIDDLEWARE, if set, is the bridge's honoMiddleware option.
   'express5-legacy': () => legacyExpress(undefined),
-  'bridge-express5-legacy': () => legacyExpress(fetchBridge(createMigratingHono(Number(process.env.LEGACY_ROUTES ?? 200), Number(process.env.LEGACY_MIDDLEWARE ?? 2)))),
+  'bridge-express5-legacy': () =>
+    legacyExpress(
+      fetchBridge(createMigratingHono(Number(process.env.LEGACY_ROUTES ?? 200), Number(process.env.LEGACY_MIDDLEWARE ?? 2)), {
+        honoMiddleware: (process.env.LEGACY_HONO_MIDDLEWARE || undefined) as 'routes' | 'all' | undefined,
+      }),
+    ),
 }
 
 function legacyExpress(bridge: unknown): RequestListener {

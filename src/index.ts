@@ -8,6 +8,7 @@ export type {
   FallbackHandler,
   FetchApp,
   FetchBridgeOptions,
+  HonoMiddleware,
   HttpBindings,
   NextFunction,
 } from './bridge/options.js'

@@ -1,13 +1,15 @@
 import express from 'express'
 import { Hono } from 'hono'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { expressMiddleware, type ExpressBindings } from '../../src/index.js'
+import { expressMiddleware, type ExpressBindings, type FetchBridgeOptions } from '../../src/index.js'
 import { expressVersions } from '../helpers/express-versions.js'
 import { ALL_HOSTS, host, legacyApp, type Hosted } from '../helpers/hono-hosts.js'
 
 type Req = IncomingMessage & Record<string, any>
 type Res = ServerResponse & Record<string, any>
 type Next = (err?: unknown) => void
+/** Hono middleware for every path runs for requests no Hono route has (the default in middleware mode is 'routes'). */
+const EVERY_REQUEST: FetchBridgeOptions = { honoMiddleware: 'all' }
 
 let running: Hosted | undefined
 afterEach(async () => {
@@ -16,8 +18,8 @@ afterEach(async () => {
 })
 
 describe.each(ALL_HOSTS)('expressMiddleware() under %s', (hostName) => {
-  async function start(hono: Hono<any>, legacy?: express.Express): Promise<string> {
-    running = await host(hostName, hono, legacy)
+  async function start(hono: Hono<any>, legacy?: express.Express, options?: FetchBridgeOptions): Promise<string> {
+    running = await host(hostName, hono, legacy, options)
     return running.url
   }
 
@@ -154,7 +156,8 @@ describe.each(ALL_HOSTS)('expressMiddleware() under %s', (hostName) => {
   it('with { app: false } the middleware gets the plain node:http objects', async () => {
     const hono = new Hono()
     hono.use(expressMiddleware({ app: false }, (req: Req, res: Res) => res.end(`${typeof req.get} ${typeof res.json}`)))
-    const res = await fetch(await start(hono))
+    // Middleware for every path that answers itself, on a path no Hono route has: 'all' (middleware mode).
+    const res = await fetch(await start(hono, undefined, EVERY_REQUEST))
     // Under middleware mode they already came through the outer Express app.
     expect(await res.text()).toBe(hostName === 'middleware mode' ? 'function function' : 'undefined undefined')
   })
@@ -170,7 +173,7 @@ describe.each(ALL_HOSTS)('expressMiddleware() under %s', (hostName) => {
         res.json({ ip: req.ip, q: req.query, protocol: req.protocol })
       }),
     )
-    const res = await fetch((await start(hono)) + '/?a[b]=1', { headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' } })
+    const res = await fetch((await start(hono, undefined, EVERY_REQUEST)) + '/?a[b]=1', { headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' } })
     expect(res.headers.get('x-powered-by')).toBe('Express')
     const text = await res.text()
     expect(text).toContain('\n  "ip"')
@@ -190,7 +193,8 @@ describe.each(ALL_HOSTS)('expressMiddleware() under %s', (hostName) => {
     const hono = new Hono()
     hono.use(expressMiddleware(old, router))
     hono.get('/new', (c) => c.text('hono route'))
-    const url = await start(hono)
+    // The Express routes run inside Hono's middleware for every path: they get every request with 'all'.
+    const url = await start(hono, undefined, EVERY_REQUEST)
     expect(await (await fetch(url + '/old', { headers: { 'x-forwarded-for': '198.51.100.1' } })).text()).toBe('old route for 198.51.100.1')
     expect(await (await fetch(url + '/routed')).text()).toBe('router route')
     expect(await (await fetch(url + '/new')).text()).toBe('hono route')

@@ -81,8 +81,12 @@ describe.each(expressVersions)('fall-through on %s', (_name, express) => {
       await next()
       if (c.res.status === 404) c.res = c.redirect('/login')
     })
-    const app = host(hono)
-    await request(app).get('/legacy').expect(302).expect('location', '/login')
+    hono.get('/gone', (c) => c.notFound())
+    await request(host(hono)).get('/gone').expect(302).expect('location', '/login')
+    // A path with no Hono route is Express's, before any Hono middleware (honoMiddleware 'routes')...
+    await request(host(hono)).get('/legacy').expect(200, 'express legacy')
+    // ...unless middleware is asked to run for every request.
+    await request(host(hono, { honoMiddleware: 'all' })).get('/legacy').expect(302).expect('location', '/login')
   })
 
   it('falls through for HEAD requests too, and answers HEAD for Hono GET routes', async () => {

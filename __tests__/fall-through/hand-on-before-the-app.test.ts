@@ -3,14 +3,15 @@ import { Hono } from 'hono'
 import request from 'supertest'
 import { fetchBridge } from '../../src/index.js'
 
-// A request that nothing in the Hono app would run for (no route, no middleware matches it) goes on
-// to the routes behind the bridge before a Request is built or the app is called; whatever the app
-// would run for (a route, middleware on that path or on every path) still reaches it.
+// A request to a path the Hono app has no route for (middleware on a path of its own counts as one)
+// goes on to the routes behind the bridge before a Request is built or the app is called; whatever
+// the app has a route for still reaches it, and with honoMiddleware: 'all' so does every request its
+// middleware for every path matches.
 describe('handing on before the app runs', () => {
-  function server(hono: Hono) {
+  function server(hono: Hono, honoMiddleware?: 'all') {
     const calls: string[] = []
     const app = express()
-    app.use(fetchBridge(hono, { env: (req: express.Request) => (calls.push(req.url), {}) }))
+    app.use(fetchBridge(hono, { honoMiddleware, env: (req: express.Request) => (calls.push(req.url), {}) }))
     app.get(/.*/, (req, res) => {
       res.send(`express ${req.url}`)
     })
@@ -32,13 +33,16 @@ describe('handing on before the app runs', () => {
     expect(calls).toEqual(['/api/legacy', '/api/legacy', '/api/users'])
   })
 
-  it('still runs middleware for every path (app.use(mw)) for every request, and a custom getPath app', async () => {
+  it("runs middleware for every path (app.use(mw)) for every request under honoMiddleware: 'all', and a custom getPath app always", async () => {
     const hono = new Hono()
-    const { app, calls } = server(hono)
     hono.use(async (c, next) => {
       await next()
       c.header('x-hono-saw', '1')
     })
+    const byDefault = server(hono)
+    await request(byDefault.app).get('/legacy').expect(200, 'express /legacy')
+    expect(byDefault.calls).toEqual([])
+    const { app, calls } = server(hono, 'all')
     await request(app).get('/legacy').expect(200, 'express /legacy')
     expect(calls).toEqual(['/legacy'])
 

@@ -7,7 +7,8 @@ import { fetchBridge } from '../../src/index.js'
 /**
  * Middleware that turns the not-found 404 into another answer (hono/trailing-slash's 301) gives the
  * same answer with fall-through on as with `fallthrough: false`: headers the app's notFound handler
- * set are kept.
+ * set are kept. `/about/` has no route of its own (strict routing): trimTrailingSlash(), middleware for
+ * every path, runs for it with `honoMiddleware: 'all'`.
  */
 
 function build(fallthrough: boolean, notFoundCalls: string[]) {
@@ -21,7 +22,7 @@ function build(fallthrough: boolean, notFoundCalls: string[]) {
     return c.text('nothing here', 404)
   })
   const app = express()
-  app.use(fetchBridge(hono, { fallthrough }))
+  app.use(fetchBridge(hono, { fallthrough, honoMiddleware: 'all' }))
   app.use((_req, res) => res.status(418).send('express'))
   return app
 }
@@ -47,19 +48,40 @@ describe('a not-found 404 rewritten by middleware', () => {
     hono.use(trimTrailingSlash())
     hono.get('/about', (c) => c.text('about'))
     const app = express()
-    app.use(fetchBridge(hono))
+    app.use(fetchBridge(hono, { honoMiddleware: 'all' }))
     hono.notFound((c) => c.text('late', 404, { 'x-late': '1' }))
     const res = await request(app).get('/about/')
     expect(res.status).toBe(301)
     expect(res.headers['x-late']).toBe('1')
   })
 
-  it('a 404 nobody rewrote still falls through, without running the notFound handler', async () => {
+  it("by default a path with no route is Express's: trimTrailingSlash() does not run for it", async () => {
+    const hono = new Hono()
+    hono.use(trimTrailingSlash())
+    hono.get('/about', (c) => c.text('about'))
+    const app = express().use(fetchBridge(hono))
+    app.use((req, res) => res.status(418).send(`express ${req.url}`))
+    await request(app).get('/about/').expect(418, 'express /about/')
+  })
+
+  it("a not-found answer nobody rewrote falls through; middleware saw the app's own answer", async () => {
     const calls: string[] = []
     const res = await request(build(true, calls)).get('/missing')
     expect(res.status).toBe(418)
     expect(res.text).toBe('express')
     expect(res.headers['cache-control']).toBeUndefined()
+    // trimTrailingSlash() (middleware for every path, 'all') looked at the app's notFound answer.
+    expect(calls).toEqual(['/missing'])
+  })
+
+  it('without middleware around it the notFound handler does not run for a request that falls through', async () => {
+    const calls: string[] = []
+    const hono = new Hono()
+    hono.get('/gone', (c) => c.notFound())
+    hono.notFound((c) => (calls.push(c.req.path), c.text('nothing here', 404)))
+    const app = express().use(fetchBridge(hono))
+    app.use((_req, res) => res.status(418).send('express'))
+    await request(app).get('/gone').expect(418, 'express')
     expect(calls).toEqual([])
   })
 })

@@ -3,7 +3,7 @@ import { serve as nodeServerServe } from '@hono/node-server'
 import type { Hono } from 'hono'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
-import { fetchBridge } from '../../src/index.js'
+import { fetchBridge, type FetchBridgeOptions } from '../../src/index.js'
 
 /** Where a Hono app runs: every host that gives it Node bindings (c.env.incoming / outgoing). */
 export type HostName = 'front-door' | 'middleware mode' | 'node:http' | '@hono/node-server serve'
@@ -40,15 +40,16 @@ export function legacyApp(): express.Express {
   return app
 }
 
-export function host(name: HostName, hono: Hono<any>, legacy: express.Express = legacyApp()): Promise<Hosted> {
+/** `options` go to the bridge (not to @hono/node-server). */
+export function host(name: HostName, hono: Hono<any>, legacy: express.Express = legacyApp(), options?: FetchBridgeOptions): Promise<Hosted> {
   switch (name) {
     case 'front-door':
-      return listening(fetchBridge(hono, { fallback: legacy }).listen(0, '127.0.0.1'))
+      return listening(fetchBridge(hono, { ...options, fallback: legacy }).listen(0, '127.0.0.1'))
     case 'middleware mode':
-      legacy.use(fetchBridge(hono))
+      legacy.use(fetchBridge(hono, options))
       return listening(legacy.listen(0, '127.0.0.1'))
     case 'node:http':
-      return listening(fetchBridge(hono).listen(0, '127.0.0.1'))
+      return listening(fetchBridge(hono, options).listen(0, '127.0.0.1'))
     case '@hono/node-server serve':
       return listening(nodeServerServe({ fetch: hono.fetch, port: 0, hostname: '127.0.0.1' }) as Server)
   }

@@ -74,3 +74,63 @@ describe.each(['utf8', 'latin1', 'hex', 'base64'] as const)('after req.setEncodi
     expect(JSON.parse(reply.body)).toEqual({ t: text })
   })
 })
+
+/** POST `body` one piece at a time (every `size` bytes), 2 ms apart. */
+function postInPieces(port: number, path: string, body: Buffer, size: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ port, host: '127.0.0.1', method: 'POST', path, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }))
+    })
+    req.setTimeout(5000, () => req.destroy(new Error('no answer within 5 s')))
+    req.on('error', reject)
+    let at = 0
+    const next = () => {
+      if (at + size >= body.length) return void req.end(body.subarray(at))
+      req.write(body.subarray(at, (at += size)))
+      setTimeout(next, 2)
+    }
+    next()
+  })
+}
+
+describe.each(['utf8', 'utf16le', 'latin1', 'hex', 'base64'] as const)('after req.setEncoding(%p), many chunks', (encoding) => {
+  let server: Running
+  beforeAll(async () => {
+    const app = express()
+    app.use((req, _res, next) => {
+      req.setEncoding(encoding)
+      next()
+    })
+    app.use(fetchBridge(hono))
+    server = await listen(app)
+  })
+  afterAll(() => server.close())
+
+  it.each([1, 3])('a text body in %p-byte pieces arrives whole (text(), the stream, arrayBuffer())', async (size) => {
+    expect(await postInPieces(server.port, '/text', bytes, size)).toEqual({ status: 200, body: text })
+    expect(await postInPieces(server.port, '/stream', bytes, size)).toEqual({ status: 200, body: text })
+    expect((await postInPieces(server.port, '/bytes', bytes, size)).body).toBe(bytes.toString('hex'))
+  })
+})
+
+describe.each(['latin1', 'hex', 'base64'] as const)('after req.setEncoding(%p) (a byte-exact encoding)', (encoding) => {
+  it('every byte value arrives as sent, in pieces of any size', async () => {
+    const app = express()
+    app.use((req, _res, next) => {
+      req.setEncoding(encoding)
+      next()
+    })
+    app.use(fetchBridge(hono))
+    const server = await listen(app)
+    try {
+      const binary = Buffer.from(Array.from({ length: 256 }, (_, i) => i))
+      for (const size of [1, 5, 100]) {
+        expect((await postInPieces(server.port, '/bytes', binary, size)).body).toBe(binary.toString('hex'))
+      }
+    } finally {
+      await server.close()
+    }
+  })
+})

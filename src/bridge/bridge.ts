@@ -12,16 +12,16 @@ import {
   fallthroughFetch,
   isHonoFetch,
   isUnmatched,
-  NOT_FOUND,
+  cannotCheckRoutes,
+  routedTarget,
   unmatchedCheck,
-  withNotFoundHeaders,
 } from './fallthrough.js'
 import { isHonoApp, isThenable } from '../core/app-kinds.js'
 import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } from './hand-off.js'
 import { BadRequestError } from '../core/errors.js'
 import { noteUnfinishedBody } from '../request/drain.js'
 import { createRequest } from '../request/request.js'
-import { appTarget, isPlainTarget, type ExpressLikeRequest } from '../request/url.js'
+import type { ExpressLikeRequest } from '../request/url.js'
 import { installGlobals } from './globals.js'
 import { BRIDGE_ENV, REAL_REQUEST } from '../core/process-shared.js'
 import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.js'
@@ -93,7 +93,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   const { origin, keepMountPath, env: envFactory, fallback, drain, overrideGlobalObjects, replayLimit } = opts
 
   const fallthrough = opts.fallthrough
-  const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app) : undefined
+  const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app, opts.honoMiddleware) : undefined
+  if (unmatched === undefined && options?.honoMiddleware === 'routes') throw cannotCheckRoutes(fallthrough)
   // At once, not on the first request: code that builds a Request or Response before any request
   // arrives (start-up, a test) gets the same classes the app will.
   if (overrideGlobalObjects) installGlobals()
@@ -114,11 +115,10 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
       if (replayLimit !== REPLAY_LIMIT) noteReplayLimit(req, replayLimit)
     }
 
-    // A request nothing in the Hono app would run for goes on at once, before a Request is built.
-    // (Origin-form targets only: others take requestUrl()'s full path.)
-    if (unmatched !== undefined && req.url?.charCodeAt(0) === 47 && someoneBehind(next, fallback)) {
-      const target = appTarget(req as ExpressLikeRequest, keepMountPath)
-      if (isPlainTarget(target) && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
+    // A request the Hono app has no route for goes on at once, before a Request is built (fallthrough.ts).
+    if (unmatched !== undefined && someoneBehind(next, fallback)) {
+      const target = routedTarget(req as ExpressLikeRequest, keepMountPath)
+      if (target !== undefined && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
     }
 
     let request: Request
@@ -173,19 +173,8 @@ function respond(
     if (fallthrough) return passOn(req, res, next, fallback)
     return failed(req, res, next, new TypeError('The app returned no Response'))
   }
-  // The Hono clone's not-found handler ran and nothing turned its 404 into something else.
+  // The Hono clone's not-found handler ran and middleware did not turn its answer into another one.
   if (isUnmatched(env, response as Response)) return passOn(req, res, next, fallback)
-  if ((env as Record<symbol, unknown>)[NOT_FOUND] !== undefined) {
-    // Middleware rewrote that 404: answer as with `fallthrough: false` (see fallthrough.ts).
-    withNotFoundHeaders(response as Response, env as Record<symbol, unknown>).then(
-      (merged) => {
-        ;(env as Record<symbol, unknown>)[NOT_FOUND] = undefined
-        respond(merged, req, res, next, env, fallthrough, fallback)
-      },
-      (err) => failed(req, res, next, err),
-    )
-    return
-  }
   let written: void | Promise<void>
   try {
     written = writeResponse(response as Response, req, res)

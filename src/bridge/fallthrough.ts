@@ -8,12 +8,23 @@
  */
 
 /** Set on `env` when the clone's not-found handler ran for a request: that request's Context. */
-export const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge/not-found')
-/** Set with it: a clone of the app that runs the app's own notFound handler (see withNotFoundHeaders). */
-const PROBE: unique symbol = Symbol('express-fetch-bridge/not-found-probe')
+const NOT_FOUND: unique symbol = Symbol('express-fetch-bridge/not-found')
+/** Set with it when middleware saw the app's own not-found answer: that answer's status. */
+const OWN_STATUS: unique symbol = Symbol('express-fetch-bridge/not-found-status')
 
 import type { HonoAppShape } from '../core/app-kinds.js'
-import { honoPath, isMiddleware, routerMatches, type HonoRoutes } from '../core/hono-routes.js'
+import {
+  firstSegment,
+  firstSegments,
+  honoPath,
+  isEveryPathMiddleware,
+  isMiddleware,
+  routeForPath,
+  routerMatches,
+  type HonoRoutes,
+} from '../core/hono-routes.js'
+import type { HonoMiddleware } from './options.js'
+import { appTarget, isPlainTarget, requestUrl, type ExpressLikeRequest } from '../request/url.js'
 
 type Handler = (...args: any[]) => any
 
@@ -21,8 +32,11 @@ type HonoLike = HonoAppShape
 
 interface NotFoundContext {
   env: unknown
-  req: { raw: Request }
+  req: { raw: Request; method: string; path: string }
   executionCtx: unknown
+  var: Record<string, unknown>
+  res: Response
+  set(key: string, value: unknown): void
 }
 
 /**
@@ -34,53 +48,59 @@ export function isHonoFetch(fn: Handler): boolean {
   return fn.name === 'fetch' && /this\.#?dispatch\(/.test(Function.prototype.toString.call(fn))
 }
 
-/** Whether the clone's not-found handler answered this request and nothing rewrote its 404. */
+/**
+ * Whether the app's answer is its not-found answer as middleware left it: the clone's not-found
+ * handler ran and the status is still that answer's (middleware that turned it into another answer,
+ * such as hono/trailing-slash's 301, is sent instead).
+ */
 export function isUnmatched(env: object, response: { status: number }): boolean {
-  return (env as Record<symbol, unknown>)[NOT_FOUND] !== undefined && response.status === 404
+  const mark = env as Record<symbol, unknown>
+  return mark[NOT_FOUND] !== undefined && response.status === ((mark[OWN_STATUS] as number | undefined) ?? 404)
 }
-
-function markNotFound(c: NotFoundContext, probe: HonoLike): Response {
-  const env = c.env as Record<symbol, unknown> | undefined
-  if (env !== null && typeof env === 'object') {
-    env[NOT_FOUND] = c
-    env[PROBE] = probe
-  }
-  // A real (empty) 404 so middleware that inspects c.res after next() keeps working. The app's own
-  // notFound handler does not run here: the request may well go on to Express, and that handler may
-  // log, count or render.
-  return new Response(null, { status: 404 })
-}
-
-// Routes nothing: a clone of the app with this router answers every request with its notFound handler.
-const NO_ROUTES = { name: 'express-fetch-bridge not-found probe', add() {}, match: () => [[]] }
 
 /**
- * Middleware turned the clone's 404 into another answer (hono/trailing-slash's 301). With
- * `fallthrough: false` that answer would carry the headers of the app's own notFound response (Hono
- * copies c.res's headers into the new one): run that handler now and add the headers it set that the
- * answer lacks. A handler that fails changes nothing.
+ * The clone's not-found handler. Middleware around it (`await next()`, then a look at `c.res`) sees
+ * what it sees on Hono alone: the app's own notFound answer (hono/method-not-allowed leaves a 410 of
+ * it alone), run on a probe, a clone of the app that routes nothing, with this request's variables.
+ * Without middleware around it, nobody looks: an empty 404, and the handler (which may log, count or
+ * render) does not run for a request that goes on to Express.
  */
-export async function withNotFoundHeaders(response: Response, env: Record<symbol, unknown>): Promise<Response> {
-  const c = env[NOT_FOUND] as NotFoundContext
-  const probe = env[PROBE] as HonoLike
-  let own: Response
+async function markNotFound(c: NotFoundContext, hono: HonoLike, probe: HonoLike): Promise<Response> {
+  const env = c.env as Record<symbol, unknown> | undefined
+  if (env === null || typeof env !== 'object') return new Response(null, { status: 404 })
+  env[NOT_FOUND] = c
+  const wrapped = routerMatches(hono as unknown as HonoRoutes, c.req.method, c.req.path).some(
+    (match) => match[0][1] !== undefined && isMiddleware(match[0][1].handler),
+  )
+  if (!wrapped) return new Response(null, { status: 404 })
+  let own: unknown
   try {
-    own = await probe.fetch(c.req.raw, c.env, c.executionCtx)
+    own = await probe.fetch(c.req.raw, env, c.executionCtx)
   } catch {
-    return response
+    own = undefined
   }
-  if (own === null || typeof own !== 'object' || !(own.headers instanceof Headers)) return response
-  own.body?.cancel().catch(() => {})
-  const merged = new Response(response.body, response)
-  for (const [name, value] of own.headers) {
-    if (name === 'set-cookie') {
-      if (!response.headers.has(name)) merged.headers.append(name, value)
-    } else if (!merged.headers.has(name)) {
-      merged.headers.set(name, value)
-    }
+  if (own === null || typeof own !== 'object' || typeof (own as Response).status !== 'number') {
+    return new Response(null, { status: 404 })
   }
-  return merged
+  env[OWN_STATUS] = (own as Response).status
+  // Headers middleware set with c.header() before next() join the answer, as they join it on Hono alone.
+  void c.res
+  return own as Response
 }
+
+/**
+ * The probe's one handler: the request's variables (`c.set()` by middleware before the not-found
+ * handler ran) carried over, then the app's notFound handler.
+ */
+async function carry(pc: NotFoundContext, next: () => Promise<void>): Promise<Response> {
+  const c = (pc.env as Record<symbol, NotFoundContext>)[NOT_FOUND]
+  for (const [key, value] of Object.entries(c.var)) pc.set(key, value)
+  await next()
+  return pc.res
+}
+const PROBE_ROUTE = { method: 'ALL', path: '*', handler: carry, basePath: '/' }
+// Routes every request to `carry` alone: a clone of the app with this router answers with its notFound handler.
+const PROBE_ROUTER = { name: 'express-fetch-bridge not-found probe', add() {}, match: () => [[[[carry, PROBE_ROUTE], {}]]] }
 
 const clones = new WeakMap<object, Handler>()
 
@@ -93,8 +113,8 @@ export function fallthroughFetch(app: HonoLike): Handler {
   if (fetch !== undefined) return fetch
   const clone = app.basePath('/')
   const probe = app.basePath('/')
-  probe.router = NO_ROUTES as unknown as HonoLike['router']
-  clone.notFound((c: NotFoundContext) => markNotFound(c, probe))
+  probe.router = PROBE_ROUTER as unknown as HonoLike['router']
+  clone.notFound((c: NotFoundContext) => markNotFound(c, app, probe))
   const onError = app.onError
   app.onError = function (this: unknown, handler: Handler) {
     clone.onError(handler)
@@ -112,34 +132,64 @@ export function fallthroughFetch(app: HonoLike): Handler {
 }
 
 /**
- * "Nothing in the app would run for this request": no route and no middleware of the app matches
- * it, so Hono would only call its not-found handler and the request would be handed on. Decided
- * with Hono's own `getPath` and router, without building a Request (the legacy routes behind the
- * bridge stop paying for one). Undefined when the app routes on something else (a custom `getPath`
- * may read headers). While the app has middleware for every path (`app.use(mw)`), every request runs
- * it and the check answers false without matching.
+ * The hand-on rule, decided before a Request is built (the app and `env()` never run for a request it
+ * hands on, and `next()` is called in the same tick): with `honoMiddleware: 'routes'`, a request to a
+ * path the app has no route for (core/hono-routes.ts `routeForPath`, any method); in both settings, a
+ * request nothing of the app matches (no route, no middleware, for its method). Read with Hono's own
+ * `getPath` and router. Undefined when the app routes on something else (a custom `getPath` may read
+ * headers): such an app runs for every request.
  */
-export function unmatchedCheck(app: HonoLike): ((method: string, target: string) => boolean) | undefined {
+export function unmatchedCheck(
+  app: HonoLike,
+  honoMiddleware: HonoMiddleware,
+): ((method: string, target: string) => boolean) | undefined {
   const hono = app as unknown as HonoRoutes
   if (typeof hono.getPath !== 'function' || !isHonosOwnGetPath(app, hono.getPath)) return undefined
+  const hasRoute = honoMiddleware === 'routes' ? routeForPath(hono) : undefined
   let counted = -1
   let everyPath = false
   let firsts: Set<string> | undefined
   return (method, target) => {
+    const path = honoPath(hono, target)
+    if (hasRoute !== undefined && !hasRoute(method, path)) return true
     const routes = hono.routes
     if (routes.length !== counted) {
       counted = routes.length
-      everyPath = routes.some((route) => (route.path === '/*' || route.path === '*') && isMiddleware(route.handler))
+      everyPath = routes.some(isEveryPathMiddleware)
       firsts = firstSegments(routes)
     }
     if (everyPath) return false
-    const path = honoPath(hono, target)
-    // Hono's router matches case-sensitively from the first segment: one no route starts with is
-    // answered by a Set, not by the router's regexp over every route (3 µs at 2,000 routes).
     if (firsts !== undefined && !firsts.has(firstSegment(path))) return true
     return routerMatches(hono, method, path).length === 0
   }
 }
+
+/** Why `honoMiddleware: 'routes'` cannot be honoured for an app: it runs for every request. */
+export function cannotCheckRoutes(fallthrough: boolean): TypeError {
+  return new TypeError(
+    fallthrough
+      ? "fetchBridge: honoMiddleware: 'routes' needs a Hono app routing with Hono's own getPath; this app " +
+          'runs for every request (drop the option, or pass a Hono app without a custom getPath)'
+      : "fetchBridge: honoMiddleware: 'routes' needs fallthrough; with fallthrough: false the app runs for every request",
+  )
+}
+
+/**
+ * The path and query the app would route `req` on, as its Request's URL holds them (a raw or escaped
+ * target normalised as the URL parser does); undefined for a target the app must not get.
+ */
+export function routedTarget(req: ExpressLikeRequest, keepMountPath: boolean): string | undefined {
+  if (req.url?.charCodeAt(0) === 47) {
+    const target = appTarget(req, keepMountPath)
+    if (isPlainTarget(target)) return target
+  }
+  try {
+    return requestUrl(req, ORIGIN, keepMountPath).slice(ORIGIN.length)
+  } catch {
+    return undefined
+  }
+}
+const ORIGIN = 'http://h'
 
 /** Whether `getPath` is one of Hono's own (strict or not), read off fresh apps of the same class. */
 function isHonosOwnGetPath(app: HonoLike, getPath: unknown): boolean {
@@ -150,24 +200,4 @@ function isHonosOwnGetPath(app: HonoLike, getPath: unknown): boolean {
   } catch {
     return false
   }
-}
-
-const LITERAL = /^[A-Za-z0-9\-._~!$&'()+,;=@]*$/
-
-/** `/api/v1/x` → `api`; `/` → ``. */
-function firstSegment(path: string): string {
-  const end = path.indexOf('/', 1)
-  return end === -1 ? path.slice(1) : path.slice(1, end)
-}
-
-/** The literal first segments of every route, or undefined when one starts with a parameter, wildcard or pattern. */
-function firstSegments(routes: ReadonlyArray<{ path: string }>): Set<string> | undefined {
-  const out = new Set<string>()
-  for (const route of routes) {
-    if (route.path.charCodeAt(0) !== 47) return undefined
-    const first = firstSegment(route.path)
-    if (!LITERAL.test(first)) return undefined
-    out.add(first)
-  }
-  return out
 }

@@ -2,6 +2,7 @@ import { installGlobalResponse } from '../response/response.js'
 import type { RequestInfo } from '../core/fetch-types.js'
 import { defineGlobal, GLOBAL_INSTALLED, REAL_REQUEST } from '../core/process-shared.js'
 import { PlatformRequest } from '../core/platform.js'
+import { keepForbiddenMethod } from '../request/forbidden-method.js'
 
 /**
  * The globals the bridge installs unless `overrideGlobalObjects: false`: the lightweight Response,
@@ -33,6 +34,7 @@ function bridgeRequestOver(Base: typeof Request): typeof Request {
     constructor(...args: ConstructorParameters<typeof Request>) {
       if (args.length > 0) args[0] = real(args[0]) as RequestInfo
       super(...args)
+      keepForbiddenMethod(this, args[0], args[1])
     }
   }
   Object.defineProperty(BridgeRequest, 'name', { value: 'Request' })

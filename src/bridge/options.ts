@@ -126,6 +126,9 @@ export interface DispatchInfo {
   res: ServerResponse
 }
 
+/** Which requests Hono middleware runs for: see {@link FetchBridgeOptions.honoMiddleware}. */
+export type HonoMiddleware = 'routes' | 'all'
+
 /** Options of `fetchBridge`. */
 export interface FetchBridgeOptions<
   Req extends IncomingMessage = IncomingMessage,
@@ -157,6 +160,18 @@ export interface FetchBridgeOptions<
    * @example fetchBridge(app, { fallthrough: false })
    */
   fallthrough?: boolean | undefined
+  /**
+   * Which requests Hono middleware runs for. `'routes'`: requests to a path the app has a route for
+   * (any method, so its OPTIONS and HEAD too; middleware on a path of its own, like
+   * `use('/static/*', serveStatic())`, counts as a route); any other request reaches Express in the same
+   * tick, untouched, before any Hono code runs. `'all'`: middleware for every path (`hono.use(logger())`)
+   * runs for every request, and a request no route answers goes on once it is done, asynchronously:
+   * code an earlier Express middleware runs after calling `next()` then runs before the Express route
+   * (see docs/guide/day-one.md). An app with its own `getPath` runs for every request.
+   * @default 'routes'; 'all' in front-door mode (`fallback`), where nothing of Express ran before
+   * @example fetchBridge(hono, { honoMiddleware: 'all' }) // a Hono logger sees the Express routes' requests too
+   */
+  honoMiddleware?: HonoMiddleware | undefined
   /**
    * Under `app.use('/api', bridge)`: `'strip'` gives the app the path relative to the mount point
    * (like an Express sub-app: `/api/users` → `/users`); `'keep'` gives it the full path
@@ -240,6 +255,7 @@ export interface FetchBridgeOptions<
 export interface ResolvedOptions {
   overrideGlobalObjects: boolean
   fallthrough: boolean
+  honoMiddleware: HonoMiddleware
   keepMountPath: boolean
   origin: string | undefined
   env: ((req: any, res: any) => Record<string, unknown>) | undefined
@@ -291,6 +307,10 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
       throw new TypeError('fetchBridge: fallback needs fallthrough; drop fallthrough: false or the fallback')
     }
   }
+  const { honoMiddleware = options.fallback === undefined ? 'routes' : 'all' } = options
+  if (honoMiddleware !== 'routes' && honoMiddleware !== 'all') {
+    throw new TypeError(`fetchBridge: honoMiddleware must be 'routes' or 'all', got ${String(honoMiddleware)}`)
+  }
   if (options.onDispatch !== undefined && typeof options.onDispatch !== 'function') {
     throw new TypeError('fetchBridge: onDispatch must be a function (info) => void')
   }
@@ -299,6 +319,7 @@ export function resolveOptions(options: FetchBridgeOptions<any, any> = {}): Reso
     replayLimit: resolveReplay(options.replay),
     overrideGlobalObjects: options.overrideGlobalObjects ?? true,
     fallthrough: options.fallthrough ?? true,
+    honoMiddleware,
     keepMountPath: mountPath === 'keep',
     origin,
     env: options.env,

@@ -10,6 +10,7 @@ import type { FlatHeaders } from '../core/headers.js'
 import { flattenHeaders } from '../core/light-headers.js'
 import { mergeWithOutgoing } from '../response/outgoing-headers.js'
 import { OriginalResponse } from '../response/response.js'
+import { readAhead } from '../response/read-ahead.js'
 
 interface HonoContextLike {
   res: Response
@@ -73,6 +74,29 @@ export function lengthVisibleToMiddleware(res: ServerResponse): void {
     }
     return inner.apply(this, args)
   } as ServerResponse['writeHead']
+}
+
+/**
+ * A HEAD on a host other than the bridge: Hono answers it with `new Response(null, getResponse)`, and
+ * @hono/node-server then sends no Content-Length, where Express sends the GET body's (`res.send()`),
+ * which middleware deciding on it (compression) and the client see. When the GET body is complete at
+ * hand (read ahead from a clone: a fixed body, never a stream still producing), its length becomes the
+ * header. The bridge's serializer keeps that length itself.
+ */
+export async function headLengthAsHeader(c: HonoContextLike): Promise<void> {
+  const response = c.res
+  const headers = response.headers
+  if (response.body === null || headers.has('content-length') || headers.has('transfer-encoding')) return
+  const reader = response.clone().body!.getReader() as ReadableStreamDefaultReader<Uint8Array>
+  const ahead = await readAhead(reader)
+  reader.cancel().catch(() => {})
+  if (!ahead.done) return
+  try {
+    // Read again: cloning may have given the response other headers (@hono/node-server's Response).
+    response.headers.set('content-length', String(ahead.total))
+  } catch {
+    // Immutable headers (a fetch() response): it goes out as the host sends it.
+  }
 }
 
 function sameList(a: FlatHeaders, b: FlatHeaders): boolean {

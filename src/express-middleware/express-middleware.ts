@@ -10,7 +10,7 @@ import { lendBody, takeBack } from '../request/body-hand-over.js'
 import { runChain, type ExpressHandler } from './express-chain.js'
 import { isUpgradeEnv, joinStandIn, refusalFrom, standInResponse } from './upgrade-response.js'
 import { toHonoError } from './express-errors.js'
-import { lengthVisibleToMiddleware, mergeOutgoingInto } from './express-headers.js'
+import { headLengthAsHeader, lengthVisibleToMiddleware, mergeOutgoingInto } from './express-headers.js'
 import type { ExpressBindings, OrFallback } from '../bridge/options.js'
 import { BRIDGE_ENV } from '../core/process-shared.js'
 import { expressView } from '../request/url.js'
@@ -167,6 +167,7 @@ export function expressMiddleware(...args: unknown[]): ExpressMiddleware<any> {
       mergeOutgoingInto(c, res)
       if (upgrade) joinStandIn(c.res, res)
       else if (res.writeHead !== ServerResponse.prototype.writeHead) lengthVisibleToMiddleware(res)
+      if (method === 'HEAD' && !upgrade) await headLengthAsHeader(c)
     }
   }
   return middleware as ExpressMiddleware<any>

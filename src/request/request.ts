@@ -12,6 +12,7 @@ import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from '
 import { abortError, bodyStream, hasBody, readBody } from './request-body.js'
 import { REAL_REQUEST } from '../core/process-shared.js'
 import { PlatformRequest, PlatformResponse } from '../core/platform.js'
+import { isForbiddenMethod, platformRequest } from './forbidden-method.js'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from './url.js'
 import type { BodyInit } from '../core/fetch-types.js'
 
@@ -68,7 +69,8 @@ class LazyRequest {
   #materialize(): Request {
     if (this.#real === undefined) {
       const req = this.#req
-      const withBody = hasBody(req)
+      const method = req.method ?? 'GET'
+      const withBody = hasBody(req) && !isForbiddenMethod(method)
       // Read directly already: the real Request gets a body that is used up, as the platform's would be.
       const used = withBody && this.#used
       let body: ReadableStream<Uint8Array> | Buffer | null = null
@@ -87,14 +89,14 @@ class LazyRequest {
         }
       }
       const init: RequestInit & { duplex?: 'half' } = {
-        method: req.method ?? 'GET',
+        method,
         headers: this.headers,
         body: body as BodyInit | null,
         signal: this.signal,
       }
       // Node's fetch needs duplex for a stream body (the DOM lib's RequestInit lacks it).
       if (withBody) init.duplex = 'half'
-      this.#real = new PlatformRequest(this.#url, init)
+      this.#real = platformRequest(this.#url, init)
       // Disturbed and locked, as a body the platform read to the end.
       if (used) void (body as ReadableStream).getReader().cancel()
     }

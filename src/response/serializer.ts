@@ -31,7 +31,7 @@ const state: LightState = {
  * rejects (or throws) only before anything was sent, so the caller can still answer with an error.
  */
 export function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
-  if (fillLightState(response, state)) {
+  if (!redefined(response) && fillLightState(response, state)) {
     const { status, statusText, body, headers, flat: copied, headLength, headSource } = state
     // Do not keep the last response's body alive through the shared object.
     state.body = null
@@ -64,7 +64,10 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
   if (type === 'error') throw new TypeError('The app returned Response.error()')
   const flat: FlatHeaders = []
   flattenHeaders(response.headers, flat)
-  const body = response.body
+  // A Response-shaped object without a body (hono/cache's tests return `{ status, headers, clone }` for
+  // statuses the constructor refuses) has none: its status and headers go out, as on Hono's own hosts.
+  const body = response.body ?? null
+  const statusText = typeof response.statusText === 'string' ? response.statusText : ''
   // A Response from fetch() (`return fetch(upstream)`) has a body the platform already decoded, but
   // keeps the upstream's Content-Encoding and Content-Length: passed on, they would describe bytes the
   // client never gets.
@@ -72,10 +75,23 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
   if (body === null) {
     // RESPONSE_ALREADY_SENT (ours or @hono/node-server's): the handler wrote to res itself.
     if (indexOfHeader(flat, ALREADY_SENT_HEADER) !== -1) return
-    if (req.method === 'HEAD') return endHead(res, response.status, response.statusText, flat, undefined, undefined)
-    return endFixed(req, res, response.status, response.statusText, flat, '')
+    if (req.method === 'HEAD') return endHead(res, response.status, statusText, flat, undefined, undefined)
+    return endFixed(req, res, response.status, statusText, flat, '')
   }
-  return pumpStream(req, res, response.status, response.statusText, flat, body)
+  return pumpStream(req, res, response.status, statusText, flat, body)
+}
+
+/**
+ * A status, statusText, headers or body the app defined on the Response itself (`Object.defineProperty(
+ * res, 'status', …)`): what the app reads is what is sent, so its own properties are read, not the fast state.
+ */
+function redefined(response: object): boolean {
+  return (
+    Object.hasOwn(response, 'status') ||
+    Object.hasOwn(response, 'statusText') ||
+    Object.hasOwn(response, 'headers') ||
+    Object.hasOwn(response, 'body')
+  )
 }
 
 // The codings fetch() decodes; with any other in the list it leaves the body as it came.
@@ -92,7 +108,7 @@ function dropDecodedFraming(flat: FlatHeaders): void {
 
 /**
  * A Response from another fetch implementation (npm undici, @whatwg-node/fetch…): served by shape, as
- * the platform's. Its body only needs `getReader()`.
+ * the platform's. Its body only needs `getReader()`; without one (absent, null or undefined) it has none.
  */
 function isResponseLike(value: unknown): value is Response {
   if (typeof value !== 'object' || value === null) return false
@@ -106,8 +122,7 @@ function isResponseLike(value: unknown): value is Response {
     typeof r.headers === 'object' &&
     r.headers !== null &&
     (typeof r.headers[Symbol.iterator] === 'function' || typeof r.headers.forEach === 'function') &&
-    'body' in r &&
-    (r.body === null || typeof r.body?.getReader === 'function')
+    (r.body === null || r.body === undefined || typeof r.body.getReader === 'function')
   )
 }
 
