@@ -12,6 +12,7 @@ export type {
   HttpBindings,
   NextFunction,
 } from './bridge/options.js'
+export type { Http2ListenOptions } from './http2/http2-listen.js'
 export { LightResponse, installGlobalResponse, OriginalResponse } from './response/response.js'
 export { BadRequestError } from './core/errors.js'
 export { expressMiddleware } from './express-middleware/express-middleware.js'

@@ -9,8 +9,9 @@ const ALLOWED: Record<string, string[]> = {
   core: [],
   request: ['core'],
   response: ['core', 'request'],
-  bridge: ['core', 'request', 'response'],
-  'express-middleware': ['core', 'request', 'response', 'bridge'],
+  http2: ['core', 'request', 'response'],
+  bridge: ['core', 'request', 'response', 'http2'],
+  'express-middleware': ['core', 'request', 'response', 'bridge', 'http2'],
   websocket: ['core', 'request', 'response', 'bridge'],
   migration: ['core', 'bridge'],
 }

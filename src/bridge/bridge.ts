@@ -17,7 +17,8 @@ import {
   unmatchedCheck,
 } from './fallthrough.js'
 import { isHonoApp, isThenable } from '../core/app-kinds.js'
-import { badRequest, failed, passOn, refuseHttp2, someoneBehind, withListen } from './hand-off.js'
+import { badRequest, failed, passOn, someoneBehind, withListen } from './hand-off.js'
+import { fromHttp2 } from '../http2/http2-exchange.js'
 import { BadRequestError } from '../core/errors.js'
 import { noteUnfinishedBody } from '../request/drain.js'
 import { createRequest } from '../request/request.js'
@@ -67,7 +68,7 @@ function resolveFetch(
 
 /**
  * Serve a Fetch-API app (Hono, or anything with `fetch(request, env, ctx)`) from Express, Connect or
- * node:http (HTTP/1.x; HTTP/2 requests are answered 505). Pass a Hono app itself: `fetchBridge(app.fetch)`
+ * node:http, or node:http2 (h2 and h2c: `http2.createSecureServer(options, bridge)`). Pass a Hono app itself: `fetchBridge(app.fetch)`
  * throws at start-up unless `fallthrough: false`, since nothing could fall through. Requests the app
  * must not get (a Host no URL can hold, a target with dot segments, backslashes or escaped unreserved
  * characters) are handed on untouched, or answered 400 where nobody else can.
@@ -107,7 +108,8 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   ) {
     if (overrideGlobalObjects) installGlobals()
 
-    if (req.httpVersionMajor === 2) return refuseHttp2(res)
+    // HTTP/2 (node:http2's compatibility objects): made to read as HTTP/1.1 (see http2/http2-exchange.ts).
+    if (req.httpVersionMajor === 2) fromHttp2(req, res)
 
     // The drain of an unread body must know when the request came (see drain.ts).
     if (hasBody(req)) {

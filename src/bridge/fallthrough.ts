@@ -100,7 +100,11 @@ async function carry(pc: NotFoundContext, next: () => Promise<void>): Promise<Re
 }
 const PROBE_ROUTE = { method: 'ALL', path: '*', handler: carry, basePath: '/' }
 // Routes every request to `carry` alone: a clone of the app with this router answers with its notFound handler.
-const PROBE_ROUTER = { name: 'express-fetch-bridge not-found probe', add() {}, match: () => [[[[carry, PROBE_ROUTE], {}]]] }
+const PROBE_ROUTER = {
+  name: 'express-fetch-bridge not-found probe',
+  add() {},
+  match: () => [[[[carry, PROBE_ROUTE], {}]]],
+}
 
 const clones = new WeakMap<object, Handler>()
 

@@ -7,6 +7,8 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
 import { handOver } from '../request/body-hand-over.js'
 import { NOBODY_BEHIND } from '../core/process-shared.js'
+import { forHttp1Code } from '../http2/http2-express.js'
+import { isHttp2Listen, listenHttp2 } from '../http2/http2-listen.js'
 
 /**
  * Marks a `next` that stands for "nobody behind the bridge" (the `onDispatch` wrapper's on a bare
@@ -35,6 +37,8 @@ export function passOn(
     else answer(req, res, undefined)
     return
   }
+  // Express replaces the prototypes of req and res: node:http2's members must survive that.
+  if (req.httpVersionMajor === 2) forHttp1Code(req, res)
   try {
     if (next === undefined) fallback(req, res)
     else fallback(req, res, next)
@@ -80,21 +84,6 @@ export function badRequest(res: ServerResponse): void {
   plain(res, 400, 'Bad Request')
 }
 
-let http2Warned = false
-
-/** HTTP/2 requests are not supported (see the README); say so once, loudly, and answer 505. */
-export function refuseHttp2(res: ServerResponse): void {
-  if (!http2Warned) {
-    http2Warned = true
-    process.emitWarning(
-      'express-fetch-bridge does not serve HTTP/2 requests: they are answered 505. Serve HTTP/1.1 ' +
-        '(http.createServer / https.createServer), or terminate HTTP/2 in a proxy in front of Node.',
-      { code: 'FETCH_BRIDGE_HTTP2' },
-    )
-  }
-  plain(res, 505, 'HTTP/2 is not supported by express-fetch-bridge; use HTTP/1.1')
-}
-
 function plain(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) })
   res.end(body)
@@ -105,13 +94,17 @@ function statusOf(err: unknown): number {
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500
 }
 
-/** `handler.listen(...)`: `http.createServer(handler).listen(...)`, like Express's `app.listen`. */
+/**
+ * `handler.listen(...)`: `http.createServer(handler).listen(...)`, like Express's `app.listen`; with
+ * `{ http2 }` an HTTP/2 server (http2/http2-listen.ts).
+ */
 export function withListen(
   handler: (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void,
 ): BridgeHandler {
   const listen = function listen(...args: unknown[]): Server {
+    if (isHttp2Listen(args)) return listenHttp2(handler, args) as unknown as Server
     const server = createServer(handler)
     return server.listen(...(args as Parameters<Server['listen']>))
   }
-  return Object.assign(handler, { listen: listen as Server['listen'] })
+  return Object.assign(handler, { listen: listen as BridgeHandler['listen'] })
 }

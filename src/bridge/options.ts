@@ -1,4 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Http2SecureServer, Http2Server } from 'node:http2'
+import type { Http2ListenOptions } from '../http2/http2-listen.js'
 import { DEFAULT_DRAIN, type DrainBounds } from '../request/drain.js'
 import { REPLAY_LIMIT } from '../request/request-body.js'
 // @ts-ignore -- express is an optional peer: without its types these are `any` and the fallbacks below apply
@@ -86,11 +88,15 @@ export interface BridgeHandler {
    * `http.createServer(bridge).listen(...args)`: takes the arguments of `server.listen()` and returns
    * the listening `http.Server` (like Express's `app.listen`). A listen error (port in use) is the
    * server's `'error'` event, never passed to the callback. For HTTPS use
-   * `https.createServer(tlsOptions, bridge)`.
+   * `https.createServer(tlsOptions, bridge)`. With `{ http2 }`: an HTTP/2 server (h2 over TLS with
+   * HTTP/1.1 on the same port, or cleartext h2c; see {@link Http2ListenOptions}) whose `close()` sends
+   * GOAWAY to every open session.
    * @example
    * const server = fetchBridge(hono, { fallback: expressApp }).listen(3000, () => console.log('ready'))
+   * @example
+   * fetchBridge(hono, { fallback: expressApp }).listen({ port: 8443, http2: { key, cert } })
    */
-  listen: Server['listen']
+  listen: ((options: Http2ListenOptions, listening?: () => void) => Http2SecureServer | Http2Server) & Server['listen']
 }
 
 /**

@@ -6,6 +6,8 @@
 
 import { createRequire } from 'node:module'
 import { IncomingMessage, ServerResponse } from 'node:http'
+import { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
+import { forHttp1Code } from '../http2/http2-express.js'
 import path from 'node:path'
 
 /** What an Express app exposes that this module uses (Express 4 and 5 alike). */
@@ -94,10 +96,15 @@ export function leaveApp(saved: SavedPrototypes | undefined, req: object, res: o
   Object.setPrototypeOf(res, saved.res)
 }
 
-/** Node bindings usable by Express middleware: HTTP/1 node:http objects (Express does not do HTTP/2). */
+/**
+ * Node bindings usable by Express middleware: node:http objects, or node:http2's compatibility objects
+ * shaped for Express (http2/http2-express.ts) on the way.
+ */
 export function hasNodeBindings(env: unknown): env is { incoming: IncomingMessage; outgoing: ServerResponse } {
   const e = env as { incoming?: unknown; outgoing?: unknown } | null | undefined
-  return (
-    typeof e === 'object' && e !== null && e.incoming instanceof IncomingMessage && e.outgoing instanceof ServerResponse
-  )
+  if (typeof e !== 'object' || e === null) return false
+  if (e.incoming instanceof IncomingMessage && e.outgoing instanceof ServerResponse) return true
+  if (!(e.incoming instanceof Http2ServerRequest && e.outgoing instanceof Http2ServerResponse)) return false
+  forHttp1Code(e.incoming as unknown as IncomingMessage, e.outgoing as unknown as ServerResponse)
+  return true
 }

@@ -46,7 +46,9 @@ export function noteUnfinishedBody(req: IncomingMessage, bounds: DrainBounds): v
 
 /** Call after `res.end()`: starts the bounded drain if the request body has not been read to its end. */
 export function drainAfterResponse(req: IncomingMessage): void {
-  if (req.complete || req.destroyed || !hasBody(req)) return
+  // HTTP/2: node:http2 ends the stream with RST_STREAM(NO_ERROR) once the response is done (RFC 9113
+  // §8.1); the connection, shared by other streams, is never the drain's to close.
+  if (req.complete || req.destroyed || !hasBody(req) || req.httpVersionMajor === 2) return
   const r = req as DrainingRequest
   if (r[DRAIN] !== undefined) return
   abandonRead(req)

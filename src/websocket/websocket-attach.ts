@@ -8,6 +8,7 @@
 
 import { PlatformRequest } from '../core/platform.js'
 import type { IncomingMessage, Server } from 'node:http'
+import type { Http2SecureServer } from 'node:http2'
 import type { Duplex } from 'node:stream'
 import { bridgeInfo, type BridgeInfo } from '../bridge/bridge-info.js'
 import { fetchBridge } from '../bridge/bridge.js'
@@ -221,12 +222,17 @@ function dispatchingEmit(dispatcher: UpgradeDispatcher): Emit {
  * app.use('/api', bridge)
  * const server = app.listen(3000)
  * attachWebSockets(server, bridge, { wss: new WebSocketServer({ noServer: true }) })
+ * @example On an HTTP/2 server with `allowHTTP1: true` (WebSockets are HTTP/1.1 upgrades)
+ * const server = fetchBridge(hono, { fallback: app }).listen({ port: 8443, http2: { key, cert } })
+ * attachWebSockets(server, bridge, { wss: new WebSocketServer({ noServer: true }) })
  */
 export function attachWebSockets(
-  server: Server,
+  httpServer: Server | Http2SecureServer,
   bridge: BridgeHandler | FetchApp,
   options: AttachWebSocketsOptions,
 ): WebSocketAttachment {
+  // node:http2 with allowHTTP1 hands HTTP/1.1 connections to node:http's parser: the same 'upgrade' event.
+  const server = httpServer as Server
   checkOptions(options)
   const dispatcher = new UpgradeDispatcher(server, bridge, options)
   const previousEmit = dispatcher.previousEmit
