@@ -3,7 +3,7 @@ import { cors } from 'hono/cors'
 import { etag } from 'hono/etag'
 import { secureHeaders } from 'hono/secure-headers'
 import { streamSSE } from 'hono/streaming'
-import { CHUNK, ECHO_BODY, JSON_BODY, STREAM_CHUNKS } from './workload.js'
+import { CHUNK, DOWNLOAD_CHUNK, DOWNLOAD_FIXED, DOWNLOAD_STREAM_BYTES, ECHO_BODY, JSON_BODY, STREAM_CHUNKS } from './workload.js'
 
 /**
  * The Hono app every Fetch mode serves (bridge, @hono/node-server). The floors answer the same routes
@@ -38,6 +38,31 @@ export function createHono(): Hono {
   // A fixed body the middleware reads (a clone) to hash: hono/etag.
   app.use('/etag', etag())
   app.get('/etag', (c) => c.json(JSON_BODY))
+  // Bulk bodies (bench/modes.ts): an upload read whole, one streamed through the Request's body, a
+  // 64 MiB download produced chunk by chunk as the client takes it, and a 16 MiB fixed body.
+  app.post('/upload/:size', async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }))
+  app.post('/upload-stream/:size', async (c) => {
+    const reader = c.req.raw.body!.getReader()
+    let bytes = 0
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      bytes += value.byteLength
+    }
+    return c.json({ bytes })
+  })
+  app.get('/download/stream', () => {
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === DOWNLOAD_STREAM_BYTES) return controller.close()
+        controller.enqueue(DOWNLOAD_CHUNK)
+        sent += DOWNLOAD_CHUNK.byteLength
+      },
+    })
+    return new Response(body, { headers: { 'content-type': 'application/octet-stream' } })
+  })
+  app.get('/download/fixed', () => new Response(DOWNLOAD_FIXED, { headers: { 'content-type': 'application/octet-stream' } }))
   // bench/sse-latency.ts: one event a second carrying the wall-clock time of the app's write.
   app.get('/sse', (c) =>
     streamSSE(c, async (stream) => {

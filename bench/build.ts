@@ -36,6 +36,8 @@ export async function buildServers(options: { skipPackageBuild?: boolean } = {})
   const entryPoints = readdirSync(SERVERS)
     .filter((f) => f.endsWith('.ts') && f !== 'listen.ts')
     .map((f) => path.join(SERVERS, f))
+  // The bulk-body routes' client (bench/wrk.ts), run with plain node too.
+  entryPoints.push(path.join(__dirname, 'bulk-client.ts'))
   await build({
     entryPoints,
     outdir: OUT_DIR,

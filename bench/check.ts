@@ -1,8 +1,8 @@
 /** Before timing: every mode must answer every route with the same bytes and the headers that matter. */
 import { createHash } from 'node:crypto'
-import type { RouteInfo } from './modes.js'
+import { bodyBytes, type RouteInfo } from './modes.js'
 import type { RunningServer } from './server-process.js'
-import { CHUNK, ECHO_BODY, JSON_BODY, MW_HEADERS, STREAM_CHUNKS } from './workload.js'
+import { CHUNK, DOWNLOAD_CHUNK, DOWNLOAD_FIXED, ECHO_BODY, JSON_BODY, MW_HEADERS, STREAM_CHUNKS } from './workload.js'
 
 const STREAM_TEXT = CHUNK.toString('latin1').repeat(STREAM_CHUNKS)
 const JSON_TEXT = JSON.stringify(JSON_BODY)
@@ -35,7 +35,32 @@ const KNOWN_CONTENT_TYPE: Record<string, Record<string, string>> = {
   'hono-serve': PEER_TYPES,
 }
 
+/** A bulk-body route: the upload's byte count in the answer, or the download's every byte. */
+async function checkBulk(s: RunningServer, route: RouteInfo): Promise<void> {
+  const fail = (what: string) => {
+    throw new Error(`correctness check failed: ${s.mode} ${route.method} ${route.path}: ${what}`)
+  }
+  const bytes = bodyBytes(route)
+  if (route.upload !== undefined) {
+    const body = Buffer.alloc(bytes, 'u')
+    const res = await fetch(`http://127.0.0.1:${s.port}${route.path}`, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } })
+    const text = await res.text()
+    if (res.status !== 200) fail(`status ${res.status}`)
+    if (text !== JSON.stringify({ bytes })) fail(`answered ${text.slice(0, 80)}, expected ${bytes} bytes counted`)
+    return
+  }
+  const res = await fetch(`http://127.0.0.1:${s.port}${route.path}`)
+  const got = Buffer.from(await res.arrayBuffer())
+  if (res.status !== 200) fail(`status ${res.status}`)
+  if (got.byteLength !== bytes) fail(`${got.byteLength} bytes, expected ${bytes}`)
+  const fixed = route.path === '/download/fixed'
+  const byte = fixed ? DOWNLOAD_FIXED[0] : DOWNLOAD_CHUNK[0]
+  if (got.some((b) => b !== byte)) fail('unexpected bytes')
+  if (fixed && res.headers.get('content-length') !== String(bytes)) fail(`content-length ${res.headers.get('content-length')}`)
+}
+
 export async function check(s: RunningServer, route: RouteInfo, notes: Set<string>): Promise<void> {
+  if (bodyBytes(route) > 0) return checkBulk(s, route)
   const init: RequestInit =
     route.method === 'POST' ? { method: 'POST', body: ECHO_BODY, headers: { 'content-type': 'application/json' } } : {}
   const res = await fetch(`http://127.0.0.1:${s.port}${route.path}`, init)

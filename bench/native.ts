@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { CHUNK, JSON_BODY, MW_HEADERS, STREAM_CHUNKS } from './workload.js'
+import { CHUNK, DOWNLOAD_CHUNK, DOWNLOAD_FIXED, DOWNLOAD_STREAM_BYTES, JSON_BODY, MW_HEADERS, STREAM_CHUNKS } from './workload.js'
 
 /**
  * The floors: the bench routes answered natively with writeHead + end, no Fetch objects. `floor` does
@@ -35,8 +35,49 @@ function mwHeaders(res: ServerResponse): void {
   for (let i = 0; i < MW_NAMES.length; i++) res.setHeader(MW_NAMES[i], MW_HEADERS[MW_NAMES[i]])
 }
 
+/** An upload read whole into one buffer (what `express.raw()` or the app's arrayBuffer() ends with). */
+function readWhole(req: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = []
+  req.on('data', (c: Buffer) => chunks.push(c))
+  req.on('end', () => sendJson(res, { bytes: Buffer.concat(chunks).byteLength }))
+}
+
+/** An upload streamed: each chunk looked at once, nothing kept. */
+function readCounting(req: IncomingMessage, res: ServerResponse): void {
+  let bytes = 0
+  req.on('data', (c: Buffer) => (bytes += c.byteLength))
+  req.on('end', () => sendJson(res, { bytes }))
+}
+
+/** The 64 MiB download written natively, chunk by chunk, waiting for 'drain' when the socket is full. */
+function writeDownload(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/octet-stream' })
+  let sent = 0
+  const more = () => {
+    while (sent < DOWNLOAD_STREAM_BYTES) {
+      sent += DOWNLOAD_CHUNK.byteLength
+      if (!res.write(DOWNLOAD_CHUNK)) return void res.once('drain', more)
+    }
+    res.end()
+  }
+  more()
+}
+
 function common(req: IncomingMessage, res: ServerResponse): boolean {
-  switch (req.url) {
+  const url = req.url ?? ''
+  if (url.startsWith('/upload/')) {
+    readWhole(req, res)
+    return true
+  }
+  if (url.startsWith('/upload-stream/')) {
+    readCounting(req, res)
+    return true
+  }
+  switch (url) {
+    case '/download/fixed':
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': DOWNLOAD_FIXED.byteLength })
+      res.end(DOWNLOAD_FIXED)
+      return true
     case '/':
       res.writeHead(200, { 'content-type': 'text/plain;charset=UTF-8', 'x-foo': 'bar', 'content-length': 3 })
       res.end(FOO)
@@ -79,16 +120,19 @@ export const floor: Handler = (req, res) => {
       for (let i = 0; i < STREAM_CHUNKS; i++) res.write(CHUNK)
       res.end()
       return
+    case '/download/stream':
+      return writeDownload(res)
   }
   notFound(res)
 }
 
+/** A web stream pumped natively, waiting for 'drain' when the socket is full (what an adapter must do). */
 async function pump(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
   const reader = body.getReader()
   for (;;) {
     const { done, value } = await reader.read()
     if (done) break
-    res.write(value)
+    if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve))
   }
   res.end()
 }
@@ -112,6 +156,20 @@ export const floorWithAppWork: Handler = (req, res) => {
         },
       })
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+      pump(res, body).catch((err) => res.destroy(err))
+      return
+    }
+    case '/download/stream': {
+      // The app's 64 MiB stream exactly as bench/app.ts builds it.
+      let sent = 0
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent === DOWNLOAD_STREAM_BYTES) return controller.close()
+          controller.enqueue(DOWNLOAD_CHUNK)
+          sent += DOWNLOAD_CHUNK.byteLength
+        },
+      })
+      res.writeHead(200, { 'content-type': 'application/octet-stream' })
       pump(res, body).catch((err) => res.destroy(err))
       return
     }

@@ -1,6 +1,7 @@
 /** Markdown (stdout, latest-node<major>.md, README), JSON and SVG output of `npm run bench` (no dependencies). */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { cpuMsPerGiB, megabytesPerSecond } from './stats.js'
 import type { Sample } from './wrk.js'
 
 export interface ModeResult {
@@ -9,6 +10,16 @@ export interface ModeResult {
   rps: number
   p99: number
   rounds: Sample[]
+}
+
+export interface RouteResultInfo {
+  path: string
+  method: string
+  name: string
+  /** Body bytes per request: an upload or download route. */
+  bytes?: number
+  /** Requests per timed run (bulk routes are driven by count over one connection). */
+  requests?: number
 }
 
 export interface RatioResult {
@@ -29,7 +40,7 @@ export interface BenchResults {
   machine: { cpu: string; cores: number; node: string; platform: string; wrk: string; pinned: boolean; load: string }
   config: { rounds: number; duration: number; warmup: number; connections: number }
   modes: { id: string; label: string; group: string }[]
-  routes: { path: string; method: string; name: string }[]
+  routes: RouteResultInfo[]
   ratios: RatioResult[]
   results: Record<string, Record<string, ModeResult>>
   notes: string[]
@@ -52,14 +63,14 @@ function header(r: BenchResults): string {
   ].join('  \n')
 }
 
-/** The paired CPU ratios (what README shows). */
-export function summary(r: BenchResults): string {
-  const out: string[] = [header(r), '']
-  out.push('Server CPU time per request, reference ÷ bridge (median of per-round ratios; ≥ 1.00: the bridge is cheaper; target in brackets):', '')
-  out.push(`| Ratio | ${r.routes.map((x) => x.name).join(' | ')} |`)
-  out.push(`|---|${r.routes.map(() => '---:').join('|')}|`)
+const isBulk = (route: RouteResultInfo) => (route.bytes ?? 0) > 0
+const mib = (bytes: number) => `${bytes / 2 ** 20} MiB`
+
+function ratioTable(r: BenchResults, routes: RouteResultInfo[], out: string[]): void {
+  out.push(`| Ratio | ${routes.map((x) => x.name).join(' | ')} |`)
+  out.push(`|---|${routes.map(() => '---:').join('|')}|`)
   for (const x of r.ratios) {
-    const cells = r.routes.map((route) => {
+    const cells = routes.map((route) => {
       const v = x.cpu[route.path]
       const target = targetOf(x, route.path)
       if (target === undefined) return fix(v)
@@ -67,10 +78,36 @@ export function summary(r: BenchResults): string {
     })
     out.push(`| ${x.label} | ${cells.join(' | ')} |`)
   }
-  out.push('', 'Bold: below target. Server CPU µs per request (median over rounds):', '')
-  out.push(`| Mode | ${r.routes.map((x) => x.name).join(' | ')} |`)
-  out.push(`|---|${r.routes.map(() => '---:').join('|')}|`)
-  for (const m of r.modes) out.push(`| ${m.label} | ${r.routes.map((x) => fix(r.results[x.path][m.id].cpuUs, 1)).join(' | ')} |`)
+}
+
+/** The paired CPU ratios (what README shows). */
+export function summary(r: BenchResults): string {
+  const out: string[] = [header(r), '']
+  const small = r.routes.filter((x) => !isBulk(x))
+  const bulk = r.routes.filter(isBulk)
+  if (small.length) {
+    out.push('Server CPU time per request, reference ÷ bridge (median of per-round ratios; ≥ 1.00: the bridge is cheaper; target in brackets):', '')
+    ratioTable(r, small, out)
+    out.push('', 'Bold: below target. Server CPU µs per request (median over rounds):', '')
+    out.push(`| Mode | ${small.map((x) => x.name).join(' | ')} |`)
+    out.push(`|---|${small.map(() => '---:').join('|')}|`)
+    for (const m of r.modes) out.push(`| ${m.label} | ${small.map((x) => fix(r.results[x.path][m.id].cpuUs, 1)).join(' | ')} |`)
+  }
+  if (bulk.length) {
+    if (small.length) out.push('')
+    out.push(`Bulk bodies (bench/bulk-client.ts: one connection, each run the whole requests that move 512 MiB): server CPU per GiB of body, reference ÷ bridge (the same bytes per request, so the ratio per request; target in brackets):`, '')
+    ratioTable(r, bulk, out)
+    out.push('', 'Bold: below target. Server CPU ms per GiB of body, and MB/s (10⁶ bytes/s of body), medians over rounds:', '')
+    out.push(`| Mode | ${bulk.map((x) => x.name).join(' | ')} |`)
+    out.push(`|---|${bulk.map(() => '---:').join('|')}|`)
+    for (const m of r.modes) {
+      const cells = bulk.map((x) => {
+        const res = r.results[x.path][m.id]
+        return `${fix(cpuMsPerGiB(res.cpuUs, x.bytes!), 0)} ms · ${int(megabytesPerSecond(res.rps, x.bytes!))} MB/s`
+      })
+      out.push(`| ${m.label} | ${cells.join(' | ')} |`)
+    }
+  }
   return out.join('\n') + '\n'
 }
 
@@ -78,7 +115,7 @@ export function summary(r: BenchResults): string {
 export function markdown(r: BenchResults): string {
   const out: string[] = [summary(r).trimEnd()]
   for (const route of r.routes) {
-    out.push('', `**${route.method} ${route.path}**`, '')
+    out.push('', `**${route.method} ${route.path}**${isBulk(route) ? ` (${mib(route.bytes!)} ${route.method === 'POST' ? 'uploaded' : 'downloaded'} per request, ${route.requests} requests per run over one connection)` : ''}`, '')
     out.push('| Mode | CPU µs/req | req/s | p99 ms | CPU µs/req per round |')
     out.push('|---|---:|---:|---:|---|')
     for (const m of r.modes) {

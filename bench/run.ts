@@ -11,7 +11,7 @@ import path from 'node:path'
 import { buildServers, ROOT } from './build.js'
 import { check } from './check.js'
 import { readConfig } from './config.js'
-import { RATIOS } from './modes.js'
+import { bodyBytes, bulkRequests, RATIOS } from './modes.js'
 import { writeResults, type BenchResults } from './report.js'
 import { CAN_PIN, startServer, stopServer, useNode, type RunningServer } from './server-process.js'
 import { median, pairedCpuRatio } from './stats.js'
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     for (const s of servers) for (const r of routes) await check(s, r, notes)
     console.log('correctness: every mode answered every route as expected')
 
-    for (const r of routes) for (const s of servers) await wrk(s, r, config.warmup, config.connections)
+    for (const r of routes) for (const s of servers) await wrk(s, r, config.warmup, config.connections, true)
     console.log('warm-up done')
 
     const samples: Record<string, Record<string, Sample[]>> = {}
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
       machine: m,
       config: { rounds: config.rounds, duration: config.duration, warmup: config.warmup, connections: config.connections },
       modes: modes.map(({ id, label, group }) => ({ id, label, group })),
-      routes: routes.map(({ path: p, method, name }) => ({ path: p, method, name })),
+      routes: routes.map((r) => ({ path: r.path, method: r.method, name: r.name, ...(bodyBytes(r) > 0 ? { bytes: bodyBytes(r), requests: bulkRequests(r) } : {}) })),
       ratios: RATIOS.filter((x) => measured(x.mode) && measured(x.reference)).map((x) => ({
         ...x,
         cpu: Object.fromEntries(routes.map((r) => {
@@ -109,7 +109,8 @@ async function main(): Promise<void> {
         }
       }
     }
-    const readme = config.out.startsWith('latest-node') ? path.join(ROOT, 'docs', 'performance.md') : undefined
+    // --readme refreshes the marked results block of the performance page (opt-in).
+    const readme = config.readme ? path.join(ROOT, 'docs', 'performance.md') : undefined
     const written = writeResults(path.join(ROOT, 'bench', 'results'), config.out, results, readme)
     console.log('\n' + written.markdown)
     console.log(`written: ${written.files.map((f) => path.relative(ROOT, f)).join(', ')}`)

@@ -70,3 +70,14 @@ export function percentile(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]
 }
+
+/** CPU milliseconds per GiB of body moved, from CPU µs per request and body bytes per request. */
+export function cpuMsPerGiB(cpuUsPerRequest: number, bytesPerRequest: number): number {
+  if (!(bytesPerRequest > 0)) return NaN
+  return (cpuUsPerRequest / 1000) * (2 ** 30 / bytesPerRequest)
+}
+
+/** Megabytes (10^6 bytes) per second of body moved. */
+export function megabytesPerSecond(requestsPerSecond: number, bytesPerRequest: number): number {
+  return (requestsPerSecond * bytesPerRequest) / 1e6
+}

@@ -22,3 +22,11 @@ export const MW_HEADERS: Record<string, string> = {
   'x-permitted-cross-domain-policies': 'none',
   'x-xss-protection': '0',
 }
+
+/** The bulk-body routes (uploads and downloads): sizes, and the bytes every mode serves. */
+export const MiB = 1024 * 1024
+/** One 64 KiB chunk of the streamed download (written 1,024 times: 64 MiB). */
+export const DOWNLOAD_CHUNK = Buffer.alloc(64 * 1024, 'd')
+export const DOWNLOAD_STREAM_BYTES = 64 * MiB
+/** The fixed download body (16 MiB, built once). */
+export const DOWNLOAD_FIXED = new Uint8Array(16 * MiB).fill(0x66)

@@ -1,5 +1,5 @@
 // The benchmark's pure parts (bench/stats.ts): the figures it publishes are only as right as these.
-import { median, pairedCpuRatio, parseWrk, percentile, procStatTicks } from '../../bench/stats.js'
+import { cpuMsPerGiB, median, megabytesPerSecond, pairedCpuRatio, parseWrk, percentile, procStatTicks } from '../../bench/stats.js'
 
 describe('bench statistics', () => {
   it('takes the median of odd and even counts, ignoring NaN', () => {
@@ -42,5 +42,13 @@ describe('bench statistics', () => {
     expect(percentile(values, 99)).toBe(99)
     expect(percentile(values, 50)).toBe(50)
     expect(percentile([7], 99)).toBe(7)
+  })
+
+  it('turns CPU per request into CPU per GiB of body, and req/s into MB/s', () => {
+    // 8 MiB per request at 4,000 µs each: 128 requests per GiB, 512 ms per GiB.
+    expect(cpuMsPerGiB(4000, 8 * 2 ** 20)).toBe(512)
+    expect(cpuMsPerGiB(4000, 0)).toBeNaN()
+    // 25 requests a second of 64 MiB: 1,677.7216 MB/s (10^6 bytes).
+    expect(megabytesPerSecond(25, 64 * 2 ** 20)).toBeCloseTo(1677.7216, 6)
   })
 })

@@ -60,7 +60,7 @@ export function abandonRead(req: IncomingMessage): void {
   if (read === undefined || read.state !== READING) return
   read.state = STOPPED
   read.kept = undefined
-  detach(r)
+  detach(r, read)
   finish(read, abortError('The response was sent before the request body was read'))
 }
 
@@ -78,7 +78,7 @@ export function handOver(req: IncomingMessage): Error | undefined {
   r[READ] = undefined
   if (read.state === READING) {
     read.state = FAILED
-    detach(r)
+    detach(r, read)
     finish(read, abortError('The request was handed on to the next handler'))
   }
   if (!putBack(r, read)) return notKept(read.taken, read.limit)
@@ -108,7 +108,7 @@ export function lendBody(req: IncomingMessage): BodyLoan | undefined {
   const read = r[READ]
   if (read === undefined || read.state === FAILED || read.state === STOPPED) return undefined
   const reading = read.state === READING
-  if (reading) detach(r)
+  if (reading) detach(r, read)
   r[READ] = undefined
   return { read, short: !putBack(r, read), reading }
 }
@@ -131,6 +131,10 @@ export function takeBack(req: IncomingMessage, loan: BodyLoan, consumed: boolean
   // Take the bytes put back out again: the app already has them.
   if (read.taken > 0 && !loan.short) req.read(read.taken)
   r[READ] = read
-  if (loan.reading) attach(r)
+  if (loan.reading) {
+    // Paused mode from here on: what the chain left in the request is read exactly, never past its end.
+    read.expected = -1
+    attach(r, read)
+  }
   return undefined
 }

@@ -66,15 +66,17 @@ export interface BodyRead {
   res: ServerResponse | undefined
   /** How much of what is taken is kept. */
   limit: number
+  /** The body's Content-Length while it is read with 'data' (see {@link onData}); -1 in paused mode. */
+  expected: number
 }
 
 export type ReadingRequest = IncomingMessage & { [READ]?: BodyRead | undefined; [LIMIT]?: number }
 
 const EMPTY = Buffer.alloc(0)
 
-// Paused mode ('readable' + read(n)), not 'data': reading exactly what is buffered never makes the
-// request emit 'end', so until the response is done the bytes taken can still be put back (unshift)
-// for the handlers behind the bridge.
+// Paused mode ('readable' + read(n)): reading exactly what is buffered never makes the request emit
+// 'end', so until the response is done the bytes taken can still be put back (unshift) for the
+// handlers behind the bridge.
 function onReadable(this: ReadingRequest): void {
   const read = this[READ]
   if (read === undefined || read.state !== READING) return
@@ -105,6 +107,42 @@ function take(req: ReadingRequest, read: BodyRead, chunk: Buffer | string): void
   else controller.enqueue(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength))
 }
 
+// Flowing mode ('data'), for a body with a Content-Length still to arrive: each chunk is taken as the
+// parser pushes it, with none of paused mode's per-chunk cost (a 'readable' tick, and the socket stopped
+// and started again whenever a chunk fills the request's buffer). Inside the 'data' of the last byte the
+// request is paused, before the parser ends it: 'end' then waits, as in paused mode, and what was taken
+// can still be put back. A stream the app stops pulling goes on in paused mode (see toPaused).
+function onData(this: ReadingRequest, chunk: Buffer): void {
+  const read = this[READ]
+  if (read === undefined || read.state !== READING) return
+  take(this, read, chunk)
+  if (read.taken >= read.expected) {
+    this.pause()
+    settle(this, undefined)
+    return
+  }
+  const controller = read.controller
+  if (controller !== undefined && controller.desiredSize! <= -STREAM_BUFFER) toPaused(this, read)
+}
+
+/** Whether a body can be read in flowing mode: its length known, nothing of it in the request yet. */
+function flowingLength(req: IncomingMessage): number {
+  if (req.complete || req.readableLength !== 0 || req.readableEncoding !== null) return -1
+  const headers = req.headers
+  const length = headers['content-length']
+  if (length === undefined || headers['transfer-encoding'] !== undefined) return -1
+  const n = Number(length)
+  return Number.isSafeInteger(n) && n > 0 ? n : -1
+}
+
+/** The app stopped pulling a stream read in flowing mode: stop the flow, read on in paused mode. */
+function toPaused(req: ReadingRequest, read: BodyRead): void {
+  req.pause()
+  req.off('data', onData)
+  read.expected = -1
+  req.on('readable', onReadable)
+}
+
 function onEnd(this: ReadingRequest): void {
   settle(this, undefined)
 }
@@ -132,22 +170,24 @@ function onClose(this: ReadingRequest): void {
 function recover(req: ReadingRequest): void {
   const read = req[READ]
   if (read === undefined || read.state !== READING) return
-  detach(req)
+  detach(req, read)
   let chunk: Buffer | string | null
   while ((chunk = req.read()) !== null) take(req, read, chunk)
   settle(req, undefined)
 }
 
-/** The reader's listeners: 'readable' (paused mode), and the ends of the request. */
-export function attach(req: ReadingRequest): void {
-  req.on('readable', onReadable)
+/** The reader's listeners: 'data' (flowing mode) or 'readable' (paused mode), and the ends of the request. */
+export function attach(req: ReadingRequest, read: BodyRead): void {
+  if (read.expected === -1) req.on('readable', onReadable)
+  else req.on('data', onData)
   req.on('end', onEnd)
   req.on('error', onError)
   req.on('close', onClose)
 }
 
-export function detach(req: ReadingRequest): void {
-  req.off('readable', onReadable)
+export function detach(req: ReadingRequest, read: BodyRead): void {
+  if (read.expected === -1) req.off('readable', onReadable)
+  else req.off('data', onData)
   req.off('end', onEnd)
   req.off('error', onError)
   req.off('close', onClose)
@@ -157,7 +197,7 @@ function settle(req: ReadingRequest, err: unknown): void {
   const read = req[READ]
   if (read === undefined || read.state !== READING) return
   read.state = err === undefined ? DONE : FAILED
-  detach(req)
+  detach(req, read)
   finish(read, err)
   // Read to its end, but 'end' not emitted yet: let it come once the response is done (unless the
   // request is handed on first, with the bytes put back).
@@ -202,10 +242,11 @@ function start(req: ReadingRequest, read: BodyRead): void {
     else settle(req, isClientGone(errored) ? bodyAborted() : errored)
     return
   }
-  // A pause() by earlier middleware does not matter in paused mode.
-  attach(req)
-  // No read now: 'readable' comes on the next tick (or 'end' for a body already over), so whatever
-  // the caller does in this turn (`req.destroy(err)` right after asking) comes first, as with 'data'.
+  // A pause() by earlier middleware does not matter in paused mode, and is undone by 'data' in flowing mode.
+  read.expected = flowingLength(req)
+  attach(req, read)
+  // No read now: 'readable' or 'data' come on a later tick (or 'end' for a body already over), so
+  // whatever the caller does in this turn (`req.destroy(err)` right after asking) comes first.
 }
 
 function newRead(
@@ -224,6 +265,7 @@ function newRead(
     kept: limit > 0 ? [] : undefined,
     res,
     limit,
+    expected: -1,
   }
 }
 
@@ -251,7 +293,7 @@ export function bodyStream(req: IncomingMessage, res?: ServerResponse): Readable
     {
       pull(controller) {
         if (read === undefined) start(r, (read = newRead(r, controller, res)))
-        else if (read.state === READING) onReadable.call(r)
+        else if (read.state === READING && read.expected === -1) onReadable.call(r)
       },
       cancel() {
         if (read === undefined || read.state !== READING) return
@@ -265,7 +307,7 @@ export function bodyStream(req: IncomingMessage, res?: ServerResponse): Readable
 
 /** Stop reading: leave an untouched request as it was, or discard the rest of a started body. */
 function release(req: ReadingRequest, read: BodyRead): void {
-  detach(req)
+  detach(req, read)
   if (read.taken === 0) {
     // As if never read: the next 'data' listener or pipe() starts the flow again.
     ;(req as { readableFlowing: boolean | null }).readableFlowing = null
