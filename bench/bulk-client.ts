@@ -4,7 +4,7 @@
  * each answer read to its end, and stops after `requests` of them, so that the server's CPU time
  * covers whole transfers only (a run cut by time, as wrk's, would end in the middle of one).
  *
- *   bulk-client <port> <path> <upload bytes, 0 for GET> <requests>  → {"requests","seconds","p99","non2xx"}
+ *   bulk-client <port> <path> <upload bytes, 0 for GET> <requests>  → {"requests","seconds","p50","p99","non2xx"}
  */
 import http from 'node:http'
 import { percentile } from './stats.js'
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   }
   const seconds = (performance.now() - start) / 1000
   agent.destroy()
-  process.stdout.write(JSON.stringify({ requests, seconds, p99: percentile(latencies, 99), non2xx }) + '\n')
+  process.stdout.write(JSON.stringify({ requests, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), non2xx }) + '\n')
 }
 
 main().catch((err) => {

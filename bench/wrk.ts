@@ -41,9 +41,9 @@ async function bulk(s: RunningServer, route: RouteInfo, warmup: boolean): Promis
     execFile(cmd, args, { maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? reject(new Error(`${s.mode} ${route.path}: ${err.message}\n${stderr}`)) : resolve(stdout)))
   })
   const used = cpuMicros(s.pid) - before
-  const r = JSON.parse(out) as { requests: number; seconds: number; p99: number; non2xx: number }
+  const r = JSON.parse(out) as { requests: number; seconds: number; p50: number; p99: number; non2xx: number }
   if (r.non2xx) throw new Error(`${s.mode} ${route.method} ${route.path}: ${r.non2xx} responses were not 2xx/3xx`)
-  return { rps: r.requests / r.seconds, p99: r.p99, requests: r.requests, timeouts: 0, cpuUs: used / r.requests }
+  return { rps: r.requests / r.seconds, p50: r.p50, p99: r.p99, requests: r.requests, timeouts: 0, cpuUs: used / r.requests }
 }
 
 /** A timed run: `seconds` of wrk over `connections`; a bulk-body route is driven by count instead (see {@link bulk}). */

@@ -118,14 +118,7 @@ export type DispatchSide = 'hono' | 'express' | 'fallback' | 'none'
  * `'no-response'` (a Hono route matched but its handler gave no Response: a missing `return`, or
  * `next()` / `c.notFound()`; the request went on to Express).
  */
-export type DispatchReason =
-  | 'route'
-  | 'no-route'
-  | 'no-response'
-  | 'shadow'
-  | 'canary'
-  | 'holdback'
-  | 'canary-fallback'
+export type DispatchReason = 'route' | 'no-route' | 'no-response' | 'shadow' | 'canary' | 'holdback' | 'canary-fallback'
 
 /** What `onDispatch` receives, once per request, when the response is finished or the connection closed. */
 export interface DispatchInfo {

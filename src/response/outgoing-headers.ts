@@ -63,7 +63,10 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
   // (Express's X-Powered-By stays) and, without earlier headers, validates the list before setting any.
   const slots = res as unknown as Slots
   const earlier = kOutHeaders === undefined ? null : slots[kOutHeaders]
-  const list = earlier !== null && earlier !== undefined && !Array.isArray(earlier) ? withEarlier(res, flat, earlier as Earlier) : flat
+  const list =
+    earlier !== null && earlier !== undefined && !Array.isArray(earlier)
+      ? withEarlier(res, flat, earlier as Earlier)
+      : flat
   const unkept = kOutHeaders !== undefined && slots[kOutHeaders] === null
   try {
     if (statusText === '') res.writeHead(status, list)
