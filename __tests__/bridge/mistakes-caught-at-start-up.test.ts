@@ -3,7 +3,13 @@ import express from 'express'
 import session from 'express-session'
 import { Hono } from 'hono'
 import request from 'supertest'
-import { expressMiddleware, fetchBridge, type ExpressBindings, type FetchApp, type FetchBridgeOptions } from 'express-fetch-bridge'
+import {
+  expressMiddleware,
+  fetchBridge,
+  type ExpressBindings,
+  type FetchApp,
+  type FetchBridgeOptions,
+} from 'express-fetch-bridge'
 
 // Express 4 is installed under an alias; its types are close enough to Express 5's here.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -22,7 +28,14 @@ describe('something other than a Fetch app given as the app', () => {
     ['a Connect app', () => connect(), /got a Connect app or Express Router/],
     ['an Express Router', () => express.Router(), /got a Connect app or Express Router/],
     ['a (req, res) listener', () => (_req: unknown, res: { end(): void }) => res.end(), /got a node:http listener/],
-    ['Express middleware', () => function guard(_req: unknown, _res: unknown, next: () => void) { next() }, /got a node:http listener/],
+    [
+      'Express middleware',
+      () =>
+        function guard(_req: unknown, _res: unknown, next: () => void) {
+          next()
+        },
+      /got a node:http listener/,
+    ],
   ])('%s: a TypeError when fetchBridge() is called, naming front-door mode', (_name, make, kind) => {
     expect(() => fetchBridge(asApp(make()))).toThrow(TypeError)
     expect(() => fetchBridge(asApp(make()))).toThrow(kind)
@@ -31,8 +44,14 @@ describe('something other than a Fetch app given as the app', () => {
 
   it.each([
     ['(request) => Response', (request: Request) => new Response(new URL(request.url).pathname)],
-    ['(request, env)', async (request: Request, env: unknown) => new Response(`${new URL(request.url).pathname} ${typeof env}`)],
-    ['(request, env, ctx)', (request: Request, _env: unknown, ctx: unknown) => new Response(`${new URL(request.url).pathname} ${typeof ctx}`)],
+    [
+      '(request, env)',
+      async (request: Request, env: unknown) => new Response(`${new URL(request.url).pathname} ${typeof env}`),
+    ],
+    [
+      '(request, env, ctx)',
+      (request: Request, _env: unknown, ctx: unknown) => new Response(`${new URL(request.url).pathname} ${typeof ctx}`),
+    ],
     // Minified: no names to read, so it is taken for what it is given as.
     ['(e, t)', (e: Request, t: unknown) => new Response(`${new URL(e.url).pathname} ${typeof t}`)],
   ])('a fetch function %s is accepted and serves', async (_name, fn) => {
@@ -52,7 +71,9 @@ describe('option names', () => {
     ['orgin', 'origin'],
   ])('%s: a TypeError naming %s', (given, near) => {
     const options = { [given]: false } as FetchBridgeOptions
-    expect(() => fetchBridge(new Hono(), options)).toThrow(new TypeError(`fetchBridge: unknown option '${given}' (did you mean '${near}'?)`))
+    expect(() => fetchBridge(new Hono(), options)).toThrow(
+      new TypeError(`fetchBridge: unknown option '${given}' (did you mean '${near}'?)`),
+    )
   })
 
   it('a name near none: a TypeError listing the options', () => {
@@ -62,15 +83,32 @@ describe('option names', () => {
   })
 
   it('every documented option is accepted', () => {
-    const names = ['overrideGlobalObjects', 'fallthrough', 'honoMiddleware', 'mountPath', 'origin', 'env', 'fallback', 'onDispatch', 'drain', 'replay']
+    const names = [
+      'overrideGlobalObjects',
+      'fallthrough',
+      'honoMiddleware',
+      'mountPath',
+      'origin',
+      'env',
+      'fallback',
+      'onDispatch',
+      'drain',
+      'replay',
+    ]
     for (const name of names) expect(() => fetchBridge(new Hono(), { [name]: undefined })).not.toThrow()
   })
 })
 
 describe('origin', () => {
   it.each([
-    ['https://api.example.com/api', "; to serve the app under a path, mount the bridge there: app.use('/api', fetchBridge(hono))"],
-    ['https://api.example.com/v1/', "; to serve the app under a path, mount the bridge there: app.use('/v1', fetchBridge(hono))"],
+    [
+      'https://api.example.com/api',
+      "; to serve the app under a path, mount the bridge there: app.use('/api', fetchBridge(hono))",
+    ],
+    [
+      'https://api.example.com/v1/',
+      "; to serve the app under a path, mount the bridge there: app.use('/v1', fetchBridge(hono))",
+    ],
     ['https://api.example.com?x=1', ''],
     ['https://api.example.com/#top', ''],
     ['https://user:pw@api.example.com', ''],
@@ -89,7 +127,8 @@ describe('origin', () => {
 })
 
 describe('the same Hono app in front of Express and inside it', () => {
-  const TWICE = /this Hono app is in front of the fallback app \(front-door mode\) and also mounted inside it .* twice\. Remove that app\.use\(fetchBridge\(\.\.\.\)\) from the fallback app/
+  const TWICE =
+    /this Hono app is in front of the fallback app \(front-door mode\) and also mounted inside it .* twice\. Remove that app\.use\(fetchBridge\(\.\.\.\)\) from the fallback app/
 
   it.each([
     ['an Express 5 app', () => express()],
@@ -145,7 +184,8 @@ describe('the same Hono app in front of Express and inside it', () => {
 })
 
 describe('front-door routes reading the session', () => {
-  const SAYS = /c\.env\.incoming\.session is not set\. In front-door mode .* hono\.use\(expressMiddleware\(session\(\{ \.\.\. \}\)\)\)/
+  const SAYS =
+    /c\.env\.incoming\.session is not set\. In front-door mode .* hono\.use\(expressMiddleware\(session\(\{ \.\.\. \}\)\)\)/
 
   function apps(withSession: boolean) {
     const store = new session.MemoryStore()
@@ -158,6 +198,13 @@ describe('front-door routes reading the session', () => {
       return c.text('ok')
     })
     hono.get('/me', (c) => c.text((c.env.incoming.session as unknown as { user?: string }).user ?? 'nobody'))
+    hono.post('/logout', async (c) => {
+      // express-session's destroy() deletes req.session; its own response hooks then read it.
+      await new Promise<void>((resolve, reject) =>
+        c.env.incoming.session.destroy((err) => (err ? reject(err) : resolve())),
+      )
+      return c.body(null, 204)
+    })
     const legacy = express()
     legacy.use(sessionMiddleware)
     legacy.get('/legacy', (req, res) => res.send((req.session as unknown as { user?: string }).user ?? 'nobody'))
@@ -166,13 +213,17 @@ describe('front-door routes reading the session', () => {
 
   it('without a session middleware in Hono: an error that says what to add', async () => {
     const { hono, legacy } = apps(false)
-    const res = await request(fetchBridge(hono, { fallback: legacy })).get('/me').expect(500)
+    const res = await request(fetchBridge(hono, { fallback: legacy }))
+      .get('/me')
+      .expect(500)
     expect(res.text).toMatch(SAYS)
   })
 
   it('the fallback app still gets its own session, for requests Hono has no route for', async () => {
     const { hono, legacy } = apps(false)
-    await request(fetchBridge(hono, { fallback: legacy })).get('/legacy').expect(200, 'nobody')
+    await request(fetchBridge(hono, { fallback: legacy }))
+      .get('/legacy')
+      .expect(200, 'nobody')
   })
 
   it('with expressMiddleware(session) in Hono: the session works, on both sides', async () => {
@@ -182,6 +233,14 @@ describe('front-door routes reading the session', () => {
     await agent.post('/login').expect(200, 'ok')
     await agent.get('/me').expect(200, 'ann')
     await agent.get('/legacy').expect(200, 'ann')
+  })
+
+  it('a session the middleware destroyed reads as absent, not as a missing middleware (no crash)', async () => {
+    const { hono, legacy } = apps(true)
+    const agent = request.agent(fetchBridge(hono, { fallback: legacy }))
+    await agent.post('/login').expect(200, 'ok')
+    await agent.post('/logout').expect(204)
+    await agent.get('/me').expect(200, 'nobody')
   })
 
   it('in middleware mode a missing session reads as undefined, as on Express alone', async () => {

@@ -210,6 +210,10 @@ function respond(
   fallback: ResolvedOptions['fallback'],
   naming: RouteNaming | undefined,
 ): void {
+  // The app is done: response-phase code (a session middleware's header hooks) reading req.session
+  // is not a Hono route missing its session middleware.
+  if ((req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] === true)
+    (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = false
   // The handler (or Express middleware run by expressMiddleware()) answered through res itself.
   if (res.headersSent || res.writableEnded) {
     if (naming !== undefined) nameAnsweredRoute(req, naming)

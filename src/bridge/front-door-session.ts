@@ -6,7 +6,7 @@
  * How: once a front-door bridge over a Hono app exists, `session` on node:http's request prototype is
  * an accessor that answers `undefined` (as an absent property does) except while a front-door request
  * is inside the Hono app, and that a session middleware assigning `req.session` turns into a plain own
- * property. `expressMiddleware()` lifts the mark while its chain runs (express-session asks whether a
+ * property and lifts the mark. `expressMiddleware()` lifts the mark while its chain runs (express-session asks whether a
  * session is already there), and the bridge lifts it when it hands the request to the fallback.
  */
 import { IncomingMessage } from 'node:http'
@@ -22,8 +22,11 @@ function get(this: Record<PropertyKey, unknown>): undefined {
   if (this[IN_FRONT_DOOR] === true) throw new Error(MESSAGE)
   return undefined
 }
-function set(this: object, value: unknown): void {
+function set(this: Record<PropertyKey, unknown>, value: unknown): void {
   Object.defineProperty(this, 'session', { value, writable: true, configurable: true, enumerable: true })
+  // A session middleware ran: from now on an absent session is its answer (express-session's destroy()
+  // deletes req.session, then its own response hooks read it), not a missing middleware.
+  if (this[IN_FRONT_DOOR] === true) this[IN_FRONT_DOOR] = false
 }
 Object.defineProperty(get, OURS, { value: true })
 
