@@ -39,7 +39,9 @@ export type {
   PartlyMovedPath,
   SampleResult,
 } from './migration/migration-report.js'
-export { shadowTrial, ShadowTrial } from './shadow/shadow-trial.js'
+export { shadowTrial } from './shadow/shadow-trial.js'
+// A type only: a trial is made by shadowTrial(), and works across the ESM and CJS copies (SHADOW_WRAP).
+export type { ShadowTrial } from './shadow/shadow-trial.js'
 export { DEFAULT_IGNORED_HEADERS } from './shadow/shadow-options.js'
 export type { ShadowRouteRule, ShadowTrialOptions } from './shadow/shadow-options.js'
 export type { ShadowDiff, ShadowResult, ShadowSide } from './shadow/shadow-result.js'

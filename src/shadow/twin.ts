@@ -136,10 +136,9 @@ export async function runTwin(
     const request = new PlatformRequest(input.url, {
       method: input.method,
       headers: requestHeaders(input.headers),
+      // null, not undefined: the init's optional members take no undefined under exactOptionalPropertyTypes.
       body:
-        input.body === undefined || input.body.length === 0
-          ? undefined
-          : (input.body as unknown as Uint8Array<ArrayBuffer>),
+        input.body === undefined || input.body.length === 0 ? null : (input.body as unknown as Uint8Array<ArrayBuffer>),
       signal: controller.signal,
     })
     const result = await Promise.race([Promise.resolve().then(() => fetch(request, env, shadowContext)), stop])
