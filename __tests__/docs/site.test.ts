@@ -167,9 +167,13 @@ if (!haveChromium && process.env.REQUIRE_CHROMIUM !== '1') console.log(`skipping
     await page.waitForURL(/\/guide\/getting-started/)
     await page.locator('.VPSidebar a', { hasText: 'Testing' }).first().click()
     await page.waitForURL(/\/guide\/testing/)
+    // The URL changes before the client router renders the page: wait for its heading, then read it.
+    await page.locator('.vp-doc h1', { hasText: 'Testing' }).first().waitFor({ timeout: 10_000 })
     await expect(page.locator('.vp-doc h1').first().innerText()).resolves.toContain('Testing')
     await page.locator('.VPSidebar a', { hasText: 'Deploying' }).first().click()
     await page.waitForURL(/\/deploy\//)
+    // The URL changes before the client router renders the page: wait for its heading, then read it.
+    await page.locator('.vp-doc h1', { hasText: 'Deploying' }).first().waitFor({ timeout: 10_000 })
     await expect(page.locator('.vp-doc h1').first().innerText()).resolves.toContain('Deploying')
     expect(errors).toEqual([])
   }, 60_000)
