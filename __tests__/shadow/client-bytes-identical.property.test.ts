@@ -38,14 +38,14 @@ function route(_req: express.Request, res: express.Response, next: express.NextF
       return void Readable.from(b.parts.map((p) => Buffer.from(p))).pipe(res)
     case 'error':
       return next(new Error('route failed'))
-    case 'error-after-write':
+    case 'error-after-write': {
       res.type('text/plain').write(body || 'x')
-      // compression() holds a short first write in its encoder: flush it, so the head is on the wire
-      // before the error cuts the connection (else whether any byte goes out is a race, bridge or not).
-      // Its flush is asynchronous (zlib): fail once the head has gone out.
+      // compression() holds a short first write in its encoder: flush it (asynchronously, zlib) and fail
+      // once the head has gone out, so it usually reaches the client before the error cuts the connection.
       ;(res as { flush?: () => void }).flush?.()
       const fail = (): void => void (res.headersSent ? next(new Error('failed half way')) : setImmediate(fail))
       return void setImmediate(fail)
+    }
     case 'fresh':
       return void res.set('etag', '"v1"').send(body)
   }
