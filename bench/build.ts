@@ -41,6 +41,8 @@ export async function buildServers(options: { skipPackageBuild?: boolean } = {})
   await build({
     entryPoints,
     outdir: OUT_DIR,
+    // One flat folder (serverFile): the bulk client sits one level above the servers.
+    entryNames: '[name]',
     outExtension: { '.js': '.mjs' },
     bundle: true,
     packages: 'external',
