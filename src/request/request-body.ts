@@ -125,9 +125,13 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
   if (controller !== undefined && controller.desiredSize! <= -STREAM_BUFFER) toPaused(this, read)
 }
 
-/** Whether a body can be read in flowing mode: its length known, nothing of it in the request yet. */
+/**
+ * Whether a body can be read in flowing mode: its length known and still arriving. What is already
+ * buffered in the request (the first chunk came with the head, and Express ran before the bridge)
+ * comes first as 'data' too.
+ */
 function flowingLength(req: IncomingMessage): number {
-  if (req.complete || req.readableLength !== 0 || req.readableEncoding !== null) return -1
+  if (req.complete || req.readableEncoding !== null) return -1
   const headers = req.headers
   const length = headers['content-length']
   if (length === undefined || headers['transfer-encoding'] !== undefined) return -1
