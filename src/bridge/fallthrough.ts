@@ -36,7 +36,7 @@ type HonoLike = HonoAppShape
 
 interface NotFoundContext {
   env: unknown
-  req: { raw: Request; method: string; path: string }
+  req: { raw: Request; method: string; path: string; matchedRoutes?: Array<{ handler: unknown } | undefined> }
   executionCtx: unknown
   var: Record<string, unknown>
   res: Response
@@ -78,10 +78,7 @@ async function markNotFound(c: NotFoundContext, hono: HonoLike, probe: HonoLike)
   const env = c.env as Record<symbol, unknown> | undefined
   if (env === null || typeof env !== 'object') return new Response(null, { status: 404 })
   env[NOT_FOUND] = c
-  const wrapped = routerMatches(hono as unknown as HonoRoutes, c.req.method, c.req.path).some(
-    (match) => match[0][1] !== undefined && isMiddleware(match[0][1].handler),
-  )
-  if (!wrapped) return new Response(null, { status: 404 })
+  if (!wrappedByMiddleware(c, hono)) return new Response(null, { status: 404 })
   let own: unknown
   try {
     own = await probe.fetch(c.req.raw, env, c.executionCtx)
@@ -95,6 +92,18 @@ async function markNotFound(c: NotFoundContext, hono: HonoLike, probe: HonoLike)
   // Headers middleware set with c.header() before next() join the answer, as they join it on Hono alone.
   void c.res
   return own as Response
+}
+
+/**
+ * Whether middleware matched this request (and so runs around the not-found handler): read off the
+ * match Hono already made for it (`c.req.matchedRoutes`, Hono 4), else matched again.
+ */
+function wrappedByMiddleware(c: NotFoundContext, hono: HonoLike): boolean {
+  const matched = c.req.matchedRoutes
+  if (Array.isArray(matched)) return matched.some((route) => route !== undefined && isMiddleware(route.handler))
+  return routerMatches(hono as unknown as HonoRoutes, c.req.method, c.req.path).some(
+    (match) => match[0][1] !== undefined && isMiddleware(match[0][1].handler),
+  )
 }
 
 /**
