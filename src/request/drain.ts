@@ -12,7 +12,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { abandonRead } from './body-hand-over.js'
-import { hasBody } from './request-body.js'
+import { hasBody, readToEnd } from './request-body.js'
 
 export interface DrainBounds {
   maxBytes: number
@@ -48,7 +48,7 @@ export function noteUnfinishedBody(req: IncomingMessage, bounds: DrainBounds): v
 export function drainAfterResponse(req: IncomingMessage): void {
   // HTTP/2: node:http2 ends the stream with RST_STREAM(NO_ERROR) once the response is done (RFC 9113
   // §8.1); the connection, shared by other streams, is never the drain's to close.
-  if (req.complete || req.destroyed || !hasBody(req) || req.httpVersionMajor === 2) return
+  if (req.complete || req.destroyed || !hasBody(req) || req.httpVersionMajor === 2 || readToEnd(req)) return
   const r = req as DrainingRequest
   if (r[DRAIN] !== undefined) return
   abandonRead(req)

@@ -212,6 +212,14 @@ function settle(req: ReadingRequest, err: unknown): void {
   }
 }
 
+/**
+ * Whether the bridge read the body to its end. Node marks the request `complete` only when it emits
+ * 'end', which a body read to its last byte holds back until the response is done (see {@link settle}).
+ */
+export function readToEnd(req: IncomingMessage): boolean {
+  return (req as ReadingRequest)[READ]?.state === DONE
+}
+
 export function onResponseClose(this: ServerResponse): void {
   releaseEnd(this.req as ReadingRequest)
 }
