@@ -17,10 +17,10 @@ beforeAll(async () => {
 }, 30000)
 afterAll(() => child?.stop())
 
-async function recorded(server: string): Promise<SentryRecord[]> {
+async function recorded(server: string, [failing, ok] = ['/api/users/7', '/api/ok/7']): Promise<SentryRecord[]> {
   await child.ask('events')
-  expect((await request(`http://127.0.0.1:${child.ports[server]}/api/users/7`)).res.statusCode).toBe(500)
-  expect((await request(`http://127.0.0.1:${child.ports[server]}/api/ok/7`)).res.statusCode).toBe(200)
+  expect((await request(`http://127.0.0.1:${child.ports[server]}${failing}`)).res.statusCode).toBe(500)
+  expect((await request(`http://127.0.0.1:${child.ports[server]}${ok}`)).res.statusCode).toBe(200)
   // Sent once each request's segment span ends, after its response.
   const events: SentryRecord[] = []
   for (let i = 0; i < 100 && events.length < 3; i++) {
@@ -47,4 +47,8 @@ it.each(['strip', 'keep', 'root'])('%s: the error is grouped under the route it 
 
 it.each(['strip', 'keep', 'root'])('%s: the transactions carry the names they had in Express', async (server) => {
   expect(await recorded(server)).toEqual(BEFORE)
+})
+
+it('expressRouting: a request in another letter case or with a trailing slash is named after the route that answered', async () => {
+  expect(await recorded('express-routing', ['/api/USERS/7/', '/api/Ok/7'])).toEqual(BEFORE)
 })

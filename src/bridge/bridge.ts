@@ -190,11 +190,11 @@ function makeBridge(
     }
     if (isThenable(result)) {
       ;(result as Promise<unknown>).then(
-        (response) => respond(response, req, res, next, env, fallthrough, fallback, naming),
+        (response) => respond(response, req, res, next, env, fallthrough, fallback, naming, request),
         (err) => failed(req, res, next, err),
       )
     } else {
-      respond(result, req, res, next, env, fallthrough, fallback, naming)
+      respond(result, req, res, next, env, fallthrough, fallback, naming, request)
     }
   })
   return recordBridge(handler, { app, fetch, opts, ctx: executionContext, routing: routingOf })
@@ -209,6 +209,8 @@ function respond(
   fallthrough: boolean,
   fallback: ResolvedOptions['fallback'],
   naming: RouteNaming | undefined,
+  // The Request the app was given: its URL is the path Hono routed on, which names the route.
+  request: Request,
 ): void {
   // The app is done: response-phase code (a session middleware's header hooks) reading req.session
   // is not a Hono route missing its session middleware.
@@ -216,7 +218,7 @@ function respond(
     (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = false
   // The handler (or Express middleware run by expressMiddleware()) answered through res itself.
   if (res.headersSent || res.writableEnded) {
-    if (naming !== undefined) nameAnsweredRoute(req, naming)
+    if (naming !== undefined) nameAnsweredRoute(req, naming, request.url)
     return
   }
   if (response === undefined || response === null) {
@@ -228,7 +230,7 @@ function respond(
     noteFellThrough(req, env)
     return passOn(req, res, next, fallback)
   }
-  if (naming !== undefined) nameAnsweredRoute(req, naming)
+  if (naming !== undefined) nameAnsweredRoute(req, naming, request.url)
   let written: void | Promise<void>
   try {
     written = writeResponse(response as Response, req, res)

@@ -129,8 +129,8 @@ const PROBE_ROUTER = {
  * instrumentation records one passed to `next(err)`; one the handler throws on goes to `next(err)`).
  */
 function recordingErrors(handler: Handler): Handler {
-  return function (this: unknown, err: unknown, c: { env?: unknown }) {
-    nameFailedRoute(c?.env)
+  return function (this: unknown, err: unknown, c: { env?: unknown; req?: { url?: unknown } }) {
+    nameFailedRoute(c?.env, c?.req?.url)
     const answer = handler.call(this, err, c)
     if (isThenable(answer)) return (answer as Promise<unknown>).then((value) => (recordHandledError(err), value))
     recordHandledError(err)

@@ -33,13 +33,15 @@ export function honoMatches(hono: HonoRoutes, method: string, target: string): H
 }
 
 /**
- * The route that answers a request to `url` (an origin-form target or an absolute URL): the first
- * handler route Hono matches, what `c.req.routePath` names inside it. Undefined when none matches.
+ * The route that answers a request to `url` (an origin-form target, or the URL of a Request the
+ * bridge built: an origin and a path already normalised): the first handler route Hono matches, what
+ * `c.req.routePath` names inside it. Undefined when none matches.
  */
 export function answeringRoute(hono: HonoRoutes, method: string, url: string): HonoRoute | undefined {
   try {
-    const target = url.charCodeAt(0) === 47 ? url : new URL(url).pathname
-    return honoMatches(hono, method, target)[0]
+    // Sliced, not parsed again: this runs for every request a tracer follows.
+    const path = url.charCodeAt(0) === 47 ? 0 : url.indexOf('/', url.indexOf('//') + 2)
+    return honoMatches(hono, method, path === -1 ? '/' : url.slice(path))[0]
   } catch {
     return undefined
   }

@@ -4,12 +4,14 @@
  * OpenTelemetry's HTTP server metadata (the server span's name, `http.route`, the
  * `http.server.request.duration` metric), Sentry's transaction name, and Express's `req.route`
  * (`req.baseUrl + req.route.path`). Runs once per request a Hono route answered: the route is looked
- * up at once only for a tracer; `req.route` looks it up when first read.
+ * up at once only for a tracer; `req.route` looks it up when first read. It is looked up on the URL of
+ * the Request the app was given, the very path Hono routed on (under `expressRouting`, respelled),
+ * not on `req.url` again.
  */
 
 import type { IncomingMessage } from 'node:http'
 import { answeringRoute, type HonoRoute, type HonoRoutes } from '../core/hono-routes.js'
-import { appTarget, type ExpressLikeRequest } from '../request/url.js'
+import type { ExpressLikeRequest } from '../request/url.js'
 import { httpRpcMetadata, type RpcMetadata } from './otel.js'
 import { nameSentryRequest, sentryLoaded } from './sentry.js'
 
@@ -48,7 +50,7 @@ class AnsweredRoute {
     named: Named | null | undefined,
     private readonly naming: RouteNaming,
     private readonly method: string,
-    private readonly target: string,
+    private readonly appUrl: string,
     private readonly baseUrl: string,
   ) {
     this.#named = named
@@ -56,7 +58,7 @@ class AnsweredRoute {
 
   #resolve(): Named | null {
     if (this.#named === undefined)
-      this.#named = resolve(this.naming, this.method, this.target, mountOf(undefined, this.baseUrl)) ?? null
+      this.#named = resolve(this.naming, this.method, this.appUrl, mountOf(undefined, this.baseUrl)) ?? null
     return this.#named
   }
 
@@ -64,7 +66,10 @@ class AnsweredRoute {
     const named = this.#resolve()
     if (named === null) return '*'
     const { full, mount } = named
-    return mount !== '' && full.startsWith(mount) ? full.slice(mount.length) || '/' : full
+    // Under mountPath 'keep' the route holds the mount as written, `baseUrl` as the client sent it
+    // (Express matched it in any case unless `case sensitive routing`, when the two are equal).
+    const under = mount !== '' && full.slice(0, mount.length).toLowerCase() === mount.toLowerCase()
+    return under ? full.slice(mount.length) || '/' : full
   }
 
   get methods(): Record<string, true> {
@@ -73,8 +78,11 @@ class AnsweredRoute {
   }
 }
 
-/** Name the request the app's route answered (see the file's comment). */
-export function nameAnsweredRoute(req: NamedRequest, naming: RouteNaming): void {
+/**
+ * Name the request the app's route answered (see the file's comment). `appUrl`: the URL of the
+ * Request the app was given.
+ */
+export function nameAnsweredRoute(req: NamedRequest, naming: RouteNaming, appUrl: string): void {
   const rpc = httpRpcMetadata()
   const sentry = sentryLoaded()
   const baseUrl = req.baseUrl
@@ -83,26 +91,27 @@ export function nameAnsweredRoute(req: NamedRequest, naming: RouteNaming): void 
   let named: Named | null | undefined
   if (rpc !== undefined || sentry) {
     const mount = rpc === undefined ? mountOf(undefined, baseUrl) : tracedMount(rpc, baseUrl)
-    named = resolve(naming, method, appTarget(req, naming.keepMountPath), mount) ?? null
+    named = resolve(naming, method, appUrl, mount) ?? null
     if (named !== null && rpc !== undefined) rpc.route = named.full
     if (named !== null && sentry) nameSentryRequest(method, named.full)
   }
-  if (typeof baseUrl === 'string')
-    req.route = new AnsweredRoute(named, naming, method, appTarget(req, naming.keepMountPath), baseUrl)
+  if (typeof baseUrl === 'string') req.route = new AnsweredRoute(named, naming, method, appUrl, baseUrl)
 }
 
 /**
  * Name the request an error handler of the app is answering, before error trackers inside the app
- * (Sentry's Hono integration captures after `onError`) read the name. `env` is the bridge's.
+ * (Sentry's Hono integration captures after `onError`) read the name. `env` is the bridge's,
+ * `appUrl` the URL of the Request the app was given.
  */
-export function nameFailedRoute(env: unknown): void {
+export function nameFailedRoute(env: unknown, appUrl: unknown): void {
   const bindings = env as { incoming?: NamedRequest; [ROUTE_NAMING]?: RouteNaming } | undefined
   const naming = bindings?.[ROUTE_NAMING]
-  if (naming !== undefined && bindings!.incoming !== undefined) nameAnsweredRoute(bindings!.incoming, naming)
+  if (naming !== undefined && bindings!.incoming !== undefined && typeof appUrl === 'string')
+    nameAnsweredRoute(bindings!.incoming, naming, appUrl)
 }
 
-function resolve(naming: RouteNaming, method: string, target: string, mount: string): Named | undefined {
-  const route = answeringRoute(naming.hono, method, target)
+function resolve(naming: RouteNaming, method: string, appUrl: string, mount: string): Named | undefined {
+  const route = answeringRoute(naming.hono, method, appUrl)
   if (route === undefined) return undefined
   return { route, full: naming.keepMountPath ? route.path : joinRoute(mount, route.path), mount }
 }
