@@ -6,6 +6,7 @@ import request from 'supertest'
 import {
   expressMiddleware,
   fetchBridge,
+  shadowTrial,
   type ExpressBindings,
   type FetchApp,
   type FetchBridgeOptions,
@@ -79,6 +80,33 @@ describe('option names', () => {
   it('a name near none: a TypeError listing the options', () => {
     expect(() => fetchBridge(new Hono(), { timeout: 5 } as FetchBridgeOptions)).toThrow(
       /^fetchBridge: unknown option 'timeout'; the options are overrideGlobalObjects, fallthrough, honoMiddleware, mountPath, origin, env, fallback, onDispatch/,
+    )
+  })
+
+  it.each([
+    [{ expressRouting: { caseSensitiv: true } }, 'expressRouting.caseSensitiv', 'expressRouting.caseSensitive'],
+    [{ expressRouting: { Strict: true } }, 'expressRouting.Strict', 'expressRouting.strict'],
+    [{ drain: { maxMS: 100 } }, 'drain.maxMS', 'drain.maxMs'],
+    [{ replay: { maxByte: 100 } }, 'replay.maxByte', 'replay.maxBytes'],
+  ])('inside a nested option, %j: a TypeError naming %s', (options, given, near) => {
+    expect(() => fetchBridge(new Hono(), options as FetchBridgeOptions)).toThrow(
+      new TypeError(`fetchBridge: unknown option '${given}' (did you mean '${near}'?)`),
+    )
+  })
+
+  it('inside a nested option, a name near none: a TypeError listing the names of that option', () => {
+    expect(() => fetchBridge(new Hono(), { drain: { limit: 1 } } as FetchBridgeOptions)).toThrow(
+      new TypeError("fetchBridge: unknown option 'drain.limit'; the options of drain are maxBytes, maxMs"),
+    )
+  })
+
+  it.each([
+    [{ routes: 'all', sampleRat: 1 }, 'sampleRat', 'sampleRate'],
+    [{ routes: 'all', noise: { gapMS: 1 } }, 'noise.gapMS', 'noise.gapMs'],
+    [{ routes: [{ route: '/products/:id' }, { route: '/products/:id', canery: 10 }] }, 'routes[1].canery', 'routes[1].canary'],
+  ])('shadowTrial(%j): the same rule, a TypeError naming %s', (options, given, near) => {
+    expect(() => shadowTrial(options as never)).toThrow(
+      new TypeError(`shadowTrial: unknown option '${given}' (did you mean '${near}'?)`),
     )
   })
 

@@ -1,7 +1,8 @@
 /**
  * Mistakes caught when `fetchBridge()` is called (or the front door starts listening) instead of on
- * the first request: the wrong kind of app, a misspelt option, an origin with a path, the same Hono
- * app both in front of Express and inside it. Each error names the fix.
+ * the first request: the wrong kind of app, a misspelt option (nested ones too, and `shadowTrial()`'s),
+ * an origin with a path, the same Hono app both in front of Express and inside it. Each error names
+ * the fix.
  */
 import { isExpressApp } from '../core/app-kinds.js'
 import { innerOf, stackOf, type Layer } from '../core/express-stack.js'
@@ -9,10 +10,23 @@ import { bridgeInfo } from './bridge-info.js'
 import type { FetchBridgeOptions } from './options.js'
 
 /**
- * Every option name, checked by the compiler against {@link FetchBridgeOptions}: a new option
- * there fails the typecheck until it is listed here, so the run-time check never lags behind.
+ * Every option name of an options type, for the run-time check: the compiler checks the list against
+ * the type, so a new option fails the typecheck until it is listed and the check never lags behind.
  */
-const OPTION_NAMES: { [K in keyof Required<FetchBridgeOptions>]: true } = {
+export type OptionNames<T> = { readonly [K in keyof Required<T>]: true }
+
+/** The names of an option's object form (`expressRouting: { caseSensitive }`, `drain: { maxMs }`). */
+type NestedNames<T> = OptionNames<Exclude<Extract<NonNullable<T>, object>, (...args: any[]) => unknown>>
+
+/** Options whose value may be a plain object of options of its own (`shadow` is checked by `shadowTrial()`). */
+type NestedOption = Exclude<
+  {
+    [K in keyof FetchBridgeOptions]-?: [NestedNames<FetchBridgeOptions[K]>] extends [never] ? never : K
+  }[keyof FetchBridgeOptions],
+  'shadow'
+>
+
+const OPTION_NAMES: OptionNames<FetchBridgeOptions> = {
   overrideGlobalObjects: true,
   fallthrough: true,
   honoMiddleware: true,
@@ -26,7 +40,13 @@ const OPTION_NAMES: { [K in keyof Required<FetchBridgeOptions>]: true } = {
   expressRouting: true,
   shadow: true,
 }
-const VALID = Object.keys(OPTION_NAMES)
+
+/** The names inside each nested option, checked like the top-level ones (a new nested option must be listed). */
+const NESTED_NAMES: { [K in NestedOption]: NestedNames<FetchBridgeOptions[K]> } = {
+  drain: { maxBytes: true, maxMs: true },
+  replay: { maxBytes: true },
+  expressRouting: { caseSensitive: true, strict: true },
+}
 
 const FRONT_DOOR =
   'to put Hono in front of it, pass it as the fallback (front-door mode): fetchBridge(hono, { fallback: app })'
@@ -74,24 +94,46 @@ function isListenerByName(fn: (...args: any[]) => unknown): boolean {
   return /^_*(?:res|resp|response|reply)$/.test(names[1] ?? '') || /^_*next$/.test(names[2] ?? '')
 }
 
-/** Unknown option names: a TypeError naming the nearest valid one. */
+/** Unknown option names, at the top and inside nested options: a TypeError naming the nearest valid one. */
 export function refuseUnknownOptions(options: object): void {
-  for (const key of Object.keys(options)) {
-    if (Object.prototype.hasOwnProperty.call(OPTION_NAMES, key)) continue
-    const near = nearest(key)
+  refuseUnknownKeys('fetchBridge', options, OPTION_NAMES)
+  for (const name of Object.keys(NESTED_NAMES) as NestedOption[]) {
+    const value = (options as Record<string, unknown>)[name]
+    if (value !== null && typeof value === 'object')
+      refuseUnknownKeys('fetchBridge', value, NESTED_NAMES[name], `${name}.`)
+  }
+}
+
+/**
+ * The one rule for misspelt option names (also `shadowTrial()`'s): a key of `given` not in `names` is
+ * a TypeError from `caller` naming the nearest valid one, or listing them. `path`: where `given` sits
+ * (`'expressRouting.'`, `'routes[0].'`), put before the names.
+ */
+export function refuseUnknownKeys(
+  caller: string,
+  given: object,
+  names: Readonly<Record<string, true>>,
+  path = '',
+): void {
+  for (const key of Object.keys(given)) {
+    if (Object.prototype.hasOwnProperty.call(names, key)) continue
+    const valid = Object.keys(names)
+    const near = nearest(key, valid)
+    const where = path === '' ? '' : ` of ${path.replace(/\.$/, '')}`
     throw new TypeError(
       near === undefined
-        ? `fetchBridge: unknown option '${key}'; the options are ${VALID.join(', ')}`
-        : `fetchBridge: unknown option '${key}' (did you mean '${near}'?)`,
+        ? `${caller}: unknown option '${path}${key}'; the options${where} are ${valid.join(', ')}`
+        : `${caller}: unknown option '${path}${key}' (did you mean '${path}${near}'?)`,
     )
   }
 }
 
-function nearest(key: string): string | undefined {
+/** The name in `valid` nearest to `given`, if one is near enough to be what was meant. */
+function nearest(given: string, valid: readonly string[]): string | undefined {
   let best: string | undefined
   let bestDistance = Infinity
-  for (const name of VALID) {
-    const d = distance(key.toLowerCase(), name.toLowerCase())
+  for (const name of valid) {
+    const d = distance(given.toLowerCase(), name.toLowerCase())
     if (d < bestDistance) [best, bestDistance] = [name, d]
   }
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined

@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { ShadowResult } from './shadow-result.js'
 import { pathMatcher } from './json-diff.js'
+import { refuseUnknownTrialOptions } from './shadow-option-names.js'
 
 /**
  * One route under trial: a Hono route pattern and, optionally, its canary share.
@@ -198,6 +199,7 @@ function rule(raw: ShadowRouteRule, i: number): ResolvedRule {
 
 export function resolveTrial(options: ShadowTrialOptions): ResolvedTrial {
   if (options === null || typeof options !== 'object') fail('options must be an object with routes')
+  refuseUnknownTrialOptions(options)
   const { routes } = options
   if (routes !== 'all' && !Array.isArray(routes)) fail("routes must be 'all' or an array of { route } rules")
   if (options.onResult !== undefined && typeof options.onResult !== 'function') fail('onResult must be a function')
