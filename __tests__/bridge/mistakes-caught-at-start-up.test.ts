@@ -280,3 +280,29 @@ describe('front-door routes reading the session', () => {
     await request(app).get('/me').expect(200, 'undefined')
   })
 })
+
+describe('shadow trial routes', () => {
+  it('a trial route the Hono app does not have: one process warning naming the nearest route', async () => {
+    const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => {})
+    try {
+      const hono = new Hono()
+      hono.get('/products/:id', (c) => c.text('x'))
+      const trial = shadowTrial({ routes: [{ route: '/product/:id' }, { route: '/late' }, { route: '/products/:id' }] })
+      express().use(fetchBridge(hono, { shadow: trial }))
+      express().use(fetchBridge(hono, { shadow: trial }))
+      // Registered after the bridge was made, in the same tick: it counts.
+      hono.get('/late', (c) => c.text('late'))
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(emitWarning.mock.calls).toEqual([
+        [
+          "express-fetch-bridge: shadowTrial names the route '/product/:id', which the Hono app does not have " +
+            "(did you mean '/products/:id'?): Express answers its requests, none is shadowed or sent to the canary. " +
+            'Name the route as the Hono app registers it (c.req.routePath).',
+          { code: 'EXPRESS_FETCH_BRIDGE_UNKNOWN_TRIAL_ROUTE' },
+        ],
+      ])
+    } finally {
+      emitWarning.mockRestore()
+    }
+  })
+})

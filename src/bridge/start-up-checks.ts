@@ -2,10 +2,11 @@
  * Mistakes caught when `fetchBridge()` is called (or the front door starts listening) instead of on
  * the first request: the wrong kind of app, a misspelt option (nested ones too, and `shadowTrial()`'s),
  * an origin with a path, the same Hono app both in front of Express and inside it. Each error names
- * the fix.
+ * the fix. A shadow trial naming a route the app does not have is warned about.
  */
 import { isExpressApp } from '../core/app-kinds.js'
 import { innerOf, stackOf, type Layer } from '../core/express-stack.js'
+import { isMiddleware, type HonoRoutes } from '../core/hono-routes.js'
 import { bridgeInfo } from './bridge-info.js'
 import type { FetchBridgeOptions } from './options.js'
 
@@ -201,4 +202,32 @@ function mountedIn(stack: Layer[] | undefined, app: unknown, seen: Set<unknown>)
     if (mountedIn(inner, app, seen)) return true
   }
   return false
+}
+
+const warnedRoutes = new WeakMap<object, Set<string>>()
+
+/**
+ * Trial routes (`shadowTrial({ routes: [{ route }] })`) that name no handler route of the Hono app:
+ * the rule never applies, so Express answers those requests with nothing shadowed and no canary, and
+ * the trial's evidence stays empty. A warning, not an error: routes registered after the bridge is
+ * made count (the bridge sees them), so the check runs once the code of the current tick has run.
+ * Once per app and route.
+ */
+export function warnUnknownTrialRoutes(hono: HonoRoutes, rules: ReadonlyArray<{ route: string }>): void {
+  setImmediate(() => {
+    const known = [...new Set(hono.routes.filter((r) => !isMiddleware(r.handler)).map((r) => r.path))]
+    let warned = warnedRoutes.get(hono)
+    if (warned === undefined) warnedRoutes.set(hono, (warned = new Set()))
+    for (const { route } of rules) {
+      if (route === '*' || known.includes(route) || warned.has(route)) continue
+      warned.add(route)
+      const near = nearest(route, known)
+      process.emitWarning(
+        `express-fetch-bridge: shadowTrial names the route '${route}', which the Hono app does not have` +
+          `${near === undefined ? '' : ` (did you mean '${near}'?)`}: Express answers its requests, ` +
+          'none is shadowed or sent to the canary. Name the route as the Hono app registers it (c.req.routePath).',
+        { code: 'EXPRESS_FETCH_BRIDGE_UNKNOWN_TRIAL_ROUTE' },
+      )
+    }
+  }).unref()
 }

@@ -9,6 +9,7 @@ import { honoMatches, type HonoRoutes } from '../core/hono-routes.js'
 import { bridgeInfo, recordBridge } from '../bridge/bridge-info.js'
 import { fallthroughFetch } from '../bridge/fallthrough.js'
 import { passOn, someoneBehind, withListen } from '../bridge/hand-off.js'
+import { warnUnknownTrialRoutes } from '../bridge/start-up-checks.js'
 import { noteDispatchReason } from '../bridge/on-dispatch.js'
 import type { BridgeHandler, FetchApp, FetchBridgeOptions, NextFunction } from '../bridge/options.js'
 import { WRAP_BRIDGE, type MakeBridge, type ShadowHook, type ShadowRouteStats } from '../bridge/shadow-hook.js'
@@ -87,6 +88,7 @@ export class ShadowTrial implements ShadowHook {
     }
     const hono = app as unknown as HonoRoutes
     const rules = this.#config.rules
+    warnUnknownTrialRoutes(hono, rules)
     const current = () => this.#stats
     const handler = function shadowTrialBridge(req: IncomingMessage, res: ServerResponse, next?: NextFunction): void {
       if (!someoneBehind(next, fallback)) return plain(req, res, next)
