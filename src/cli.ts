@@ -14,14 +14,15 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { migrationReport, type MigrationReportOptions } from './migration/migration-report.js'
+import { migrationReport, type MigrationReport, type MigrationReportOptions } from './migration/migration-report.js'
 
 const USAGE = `Usage: express-fetch-bridge routes <server module> [--json] [--prefix <path>] [--mount-path strip|keep] [--express-routing]
 
 The module exports the Express app as \`app\` (or \`express\`) and the Hono app as \`hono\`
 (e.g. module.exports = { app, hono }), without calling listen(). --prefix and --mount-path describe
 where the bridge serves Hono when it is not mounted in the Express app (default: in front, at /);
---express-routing says that bridge has \`expressRouting: true\` (a bridge found in the app is read as it is).`
+--express-routing says that bridge has \`expressRouting: true\`. A bridge found in the app is read with its
+own options: --mount-path and --express-routing then change nothing (a notice says so).`
 
 interface Args {
   file: string
@@ -122,8 +123,31 @@ async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv)
   const { app, hono } = pickApps(await load(args.file))
   const report = migrationReport(app, hono, args.options)
+  const notice = ignoredFlags(args, report.bridges)
+  if (notice !== undefined) process.stderr.write(notice)
   await write(args.json ? JSON.stringify(report, null, 2) + '\n' : report.format())
   return 0
+}
+
+/**
+ * --express-routing and --mount-path describe an assumed bridge: with a bridge found in the app (or a
+ * front door given) and no --prefix, the report reads that bridge's own options and the flags change
+ * nothing, which must not go unsaid. On stderr, so --json output stays JSON.
+ */
+function ignoredFlags(args: Args, bridges: MigrationReport['bridges']): string | undefined {
+  const flags = [
+    ...(args.options.expressRouting !== undefined ? ['--express-routing'] : []),
+    ...(args.options.mountPath !== undefined ? ['--mount-path'] : []),
+  ]
+  if (flags.length === 0 || !bridges.every((b) => b.detected)) return undefined
+  const found = bridges
+    .map((b) => `${b.path} (mountPath ${b.mountPath}, expressRouting ${b.expressRouting ? 'on' : 'off'})`)
+    .join(', ')
+  return (
+    `express-fetch-bridge: ${flags.join(' and ')} ignored: the report uses the options of the bridge found in ` +
+    `the app, at ${found}. These flags describe a bridge the report cannot see; set the option on the ` +
+    `bridge itself, or pass --prefix to model an assumed bridge instead.\n`
+  )
 }
 
 const write = (text: string) => new Promise<void>((resolve) => process.stdout.write(text, () => resolve()))

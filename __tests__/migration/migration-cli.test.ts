@@ -83,6 +83,17 @@ describe('express-fetch-bridge routes', () => {
     expect(stdout).not.toMatch(/\/health +0/)
   })
 
+  it('says so on stderr when --express-routing or --mount-path meet a bridge found in the app (its own options are used)', async () => {
+    const { code, stdout, stderr } = await run('routes', path.join(fixtures, 'server.ts'), '--json', '--express-routing', '--mount-path', 'keep')
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout).bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: true, expressRouting: false }])
+    expect(stderr).toMatch(
+      /^express-fetch-bridge: --express-routing and --mount-path ignored: the report uses the options of the bridge found in the app, at \/api \(mountPath strip, expressRouting off\)\..*--prefix/m,
+    )
+    // A bridge the report assumes takes them, without a notice.
+    expect((await run('routes', 'server.mjs', '--json', '--express-routing')).stderr).toBe('')
+  })
+
   it('takes --prefix for a bridge it cannot see', async () => {
     const { stdout } = await run('routes', 'server.cjs', '--json', '--prefix', '/api')
     expect(JSON.parse(stdout).bridges).toEqual([{ path: '/api', mountPath: 'strip', detected: false, expressRouting: false }])
