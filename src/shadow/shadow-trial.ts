@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isHonoApp } from '../core/app-kinds.js'
 import { honoMatches, type HonoRoutes } from '../core/hono-routes.js'
 import { bridgeInfo, recordBridge } from '../bridge/bridge-info.js'
-import { fallthroughFetch } from '../bridge/fallthrough.js'
 import { passOn, someoneBehind, withListen } from '../bridge/hand-off.js'
 import { noteDispatchReason } from '../bridge/on-dispatch.js'
 import type { BridgeHandler, FetchApp, FetchBridgeOptions, NextFunction } from '../bridge/options.js'
@@ -74,8 +73,8 @@ export class ShadowTrial implements ShadowHook {
     const base = { ...options, shadow: undefined }
     const plain = make(app, base)
     const info = bridgeInfo(plain)!
-    // Canary answers of safe methods go through an app whose failures fall through to Express.
-    const guarded = make(fallingBack(fallthroughFetch(app)), { ...base, fallthrough: true })
+    // The canary's bridge is the same bridge over the same app; only a failed answer to a safe request goes on to Express.
+    const guarded = make(app, base, fallingBack)
     const { keepMountPath, fallback } = info.opts
     const ctx: ShadowContext = {
       trial: this.#config,

@@ -1,0 +1,39 @@
+import express from 'express'
+import { Hono } from 'hono'
+import supertest from 'supertest'
+import { fetchBridge, shadowTrial, type FetchBridgeOptions } from '../../src/index.js'
+
+// The trial's bridges are bridges over the Hono app itself: the options that describe the app
+// (expressRouting, honoMiddleware) hold for the canary too.
+
+function products(): Hono {
+  const hono = new Hono()
+  hono.get('/products/:id', (c) => c.json({ id: c.req.param('id'), by: 'hono' }))
+  return hono
+}
+
+describe('a shadow trial with the bridge options that describe the Hono app', () => {
+  it.each<[string, FetchBridgeOptions]>([
+    ['expressRouting: true', { expressRouting: true }],
+    ['expressRouting: { caseSensitive: true }', { expressRouting: { caseSensitive: true } }],
+    ['expressRouting, front door', { expressRouting: true, fallback: express() }],
+    ["honoMiddleware: 'routes'", { honoMiddleware: 'routes' }],
+    ["honoMiddleware: 'routes', front door", { honoMiddleware: 'routes', fallback: express() }],
+  ])('%s: the bridge is made', (_name, options) => {
+    const shadow = shadowTrial({ routes: [{ route: '/products/:id', canary: 10 }] })
+    expect(() => fetchBridge(products(), { ...options, shadow })).not.toThrow()
+  })
+
+  it("front door, honoMiddleware: 'routes': trial routes, Hono routes and Express routes each answered by their side", async () => {
+    const hono = products()
+    hono.get('/new', (c) => c.text('hono new'))
+    const fallback = express()
+    fallback.get('/products/:id', (req, res) => void res.json({ id: req.params.id, by: 'express' }))
+    fallback.get('/legacy', (_req, res) => void res.send('legacy'))
+    const shadow = shadowTrial({ routes: [{ route: '/products/:id' }] })
+    const door = fetchBridge(hono, { fallback, honoMiddleware: 'routes', shadow })
+    await supertest(door).get('/products/1').expect(200, { id: '1', by: 'express' })
+    await supertest(door).get('/new').expect(200, 'hono new')
+    await supertest(door).get('/legacy').expect(200, 'legacy')
+  })
+})
