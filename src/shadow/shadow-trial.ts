@@ -5,13 +5,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isHonoApp } from '../core/app-kinds.js'
-import { honoMatches, type HonoRoutes } from '../core/hono-routes.js'
+import { answeringRoute, type HonoRoutes } from '../core/hono-routes.js'
 import { bridgeInfo, recordBridge } from '../bridge/bridge-info.js'
+import { routedTarget } from '../bridge/fallthrough.js'
 import { passOn, someoneBehind, withListen } from '../bridge/hand-off.js'
 import { noteDispatchReason } from '../bridge/on-dispatch.js'
 import type { BridgeHandler, FetchApp, FetchBridgeOptions, NextFunction } from '../bridge/options.js'
 import { WRAP_BRIDGE, type MakeBridge, type ShadowHook, type ShadowRouteStats } from '../bridge/shadow-hook.js'
-import { appTarget, type ExpressLikeRequest } from '../request/url.js'
+import type { ExpressLikeRequest } from '../request/url.js'
 import { fromHttp2 } from '../http2/http2-exchange.js'
 import { CANARY_STATS, fallingBack, inCanary } from './canary.js'
 import { resolveTrial, ruleFor, SAFE_METHODS, type ResolvedTrial, type ShadowTrialOptions } from './shadow-options.js'
@@ -76,11 +77,13 @@ export class ShadowTrial implements ShadowHook {
     // The canary's bridge is the same bridge over the same app; only a failed answer to a safe request goes on to Express.
     const guarded = make(app, base, fallingBack)
     const { keepMountPath, fallback } = info.opts
+    const routing = info.routing
     const ctx: ShadowContext = {
       trial: this.#config,
       fetch: app.fetch.bind(app),
       origin: info.opts.origin,
       keepMountPath,
+      routing,
       env: info.opts.env,
       slots: this.#slots,
     }
@@ -91,14 +94,11 @@ export class ShadowTrial implements ShadowHook {
       if (!someoneBehind(next, fallback)) return plain(req, res, next)
       // HTTP/2 (node:http2's compatibility objects): made to read as HTTP/1.1, as the bridge does (idempotent).
       if (req.httpVersionMajor === 2) fromHttp2(req, res)
-      const target = appTarget(req as ExpressLikeRequest, keepMountPath)
       const method = req.method ?? 'GET'
-      let route: string | undefined
-      try {
-        route = target.charCodeAt(0) === 47 ? honoMatches(hono, method, target)[0]?.path : undefined
-      } catch {
-        route = undefined
-      }
+      // Under trial exactly when the bridge would dispatch it to the route: the target it would route on (respelled
+      // under expressRouting), the route that would answer it.
+      const target = routedTarget(req as ExpressLikeRequest, keepMountPath, routing?.(req as ExpressLikeRequest))
+      const route = target === undefined ? undefined : answeringRoute(hono, method, target)?.path
       const rule = route === undefined ? undefined : ruleFor(rules, route)
       if (rule === undefined) return plain(req, res, next)
       const stats = current().route(method, route!)
