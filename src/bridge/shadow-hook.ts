@@ -99,6 +99,8 @@ export interface ShadowHook {
   stats(): ShadowRouteStats[]
   /** Whether the trial names this Hono route (its method shadowed, or a canary share). */
   covers(method: string, route: string): boolean
+  /** The canary share (%) of a Hono route whose requests the trial holds back for Express; undefined if it names none. */
+  canaryShare(route: string): number | undefined
 }
 
 export function isShadowHook(value: unknown): value is ShadowHook {

@@ -15,30 +15,52 @@ import type {
   HonoRouteStatus,
   PartlyMovedPath,
   SampleResult,
+  TrialHold,
 } from './migration-report.js'
 
 const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 export const methodsFor = (method: string): string[] => (method === '*' || method === 'ALL' ? ANY_METHOD : [method])
 
-type Taker = { side: 'express'; route: ExpressRoute; label: string } | { side: 'hono'; label: string }
+/**
+ * Who answers a request: an Express route (none: Express's 404, after a trial held it back), or Hono.
+ * `trial`: a bridge's shadow trial held it back on the way.
+ */
+type Taker =
+  | { side: 'express'; route: ExpressRoute | undefined; label: string; trial?: TrialHold | undefined }
+  | { side: 'hono'; label: string; trial?: undefined }
 
 const label = (method: string, path: string) => `${method} ${path}`
 
 function firstTaker(endpoints: Endpoint[], hono: Hono, method: string, path: string): Taker | undefined {
+  let trial: TrialHold | undefined
   for (const endpoint of endpoints) {
     if (endpoint.kind === 'route') {
       if (endpoint.serves(method, path))
-        return { side: 'express', route: endpoint, label: label(method, endpoint.path) }
+        return { side: 'express', route: endpoint, label: label(method, endpoint.path), trial }
       continue
     }
     if (endpoint.info.app !== hono) continue
     const matched = honoAt(endpoint, hono, method, path)
     if (matched === undefined) continue
     const served = matched[0]
-    if (served !== undefined) return { side: 'hono', label: label(served.method, served.path) }
+    if (served !== undefined) {
+      const canary = endpoint.info.opts.shadow?.canaryShare(served.path)
+      if (canary === undefined) return { side: 'hono', label: label(served.method, served.path) }
+      // A route under trial: its bridge hands the request on, and Express answers it (but for the canary share).
+      trial ??= { honoRoute: label(served.method, served.path), canary }
+      continue
+    }
     if (!endpoint.info.opts.fallthrough) return { side: 'hono', label: '(Hono not found: fallthrough off)' }
   }
-  return undefined
+  return trial && { side: 'express', route: undefined, label: '-', trial }
+}
+
+/** A sample request and who answers it. */
+function sample(method: string, path: string, taker: Taker | undefined): SampleResult {
+  const servedBy = taker?.side === 'hono' ? 'hono' : 'express'
+  const result: SampleResult = { method, path, servedBy, answeredBy: taker?.label ?? '-' }
+  if (taker?.trial !== undefined) result.trial = taker.trial
+  return result
 }
 
 /** The Hono routes a request to `path` reaches at `bridge`, as the bridge matches them; undefined if it does not reach it. */
@@ -65,6 +87,8 @@ export function expressEntries(endpoints: Endpoint[], hono: Hono, extra: SampleR
       const samples: SampleResult[] = []
       const honoRoutes = new Set<string>()
       let reached = 0
+      // Some of its requests reach it because a trial holds them back: Express must keep answering them.
+      let held = false
       for (const m of methodsFor(method)) {
         const paths = new Set(route.samples)
         for (const s of extra) if (s.method === m) paths.add(s.path)
@@ -73,24 +97,25 @@ export function expressEntries(endpoints: Endpoint[], hono: Hono, extra: SampleR
           if (!route.serves(m, path) || firstExpressRoute(endpoints, m, path) !== route) continue
           const taker = firstTaker(endpoints, hono, m, path)
           if (taker?.side === 'hono') honoRoutes.add(taker.label)
-          else if (taker?.route === route) reached++
-          samples.push({
-            method: m,
-            path,
-            servedBy: taker?.side === 'hono' ? 'hono' : 'express',
-            answeredBy: taker?.label ?? '-',
-          })
+          else if (taker?.route === route) {
+            reached++
+            if (taker.trial !== undefined) honoRoutes.add(taker.trial.honoRoute)
+            held ||= taker.trial !== undefined
+          }
+          samples.push(sample(m, path, taker))
         }
       }
       // Dead code when none of its requests reaches it any more and Hono took some of them.
       const status: ExpressRouteStatus =
         samples.length === 0
           ? 'unchecked'
-          : honoRoutes.size === 0
-            ? 'express'
-            : reached === 0
-              ? 'shadowed'
-              : 'partly-shadowed'
+          : held
+            ? 'under-trial'
+            : honoRoutes.size === 0
+              ? 'express'
+              : reached === 0
+                ? 'shadowed'
+                : 'partly-shadowed'
       entries.push({ method, path: route.path, status, honoRoutes: [...honoRoutes], samples })
     }
   }
@@ -119,6 +144,8 @@ export function honoEntries(
     // Whether this route answers any request: not when Express routes before the bridge, or Hono
     // routes registered before it (`all('/users/:id')` before `get('/users/:id')`), take them all.
     let answers = false
+    // Whether a trial holds back requests it would answer (Express answers them, but for the canary share).
+    let held = false
     for (const bridge of bridges) {
       const prefixes = bridge.info.opts.keepMountPath ? ['/'] : prefixSamples(bridge)
       for (const m of methodsFor(route.method)) {
@@ -130,10 +157,10 @@ export function honoEntries(
         for (const path of paths) {
           if (!honoAt(bridge, hono, m, path)?.includes(route)) continue
           const taker = firstTaker(endpoints, hono, m, path)
-          const servedBy = taker?.side === 'express' ? 'express' : 'hono'
-          samples.push({ method: m, path, servedBy, answeredBy: taker?.label ?? '-' })
-          if (taker?.side !== 'hono' || taker.label !== key) continue
-          answers = true
+          samples.push(sample(m, path, taker))
+          if (taker?.trial?.honoRoute === key) held = true
+          else if (taker?.side === 'hono' && taker.label === key) answers = true
+          else continue
           // The Express route this one replaces: the one that would serve what Hono now answers.
           const replaced = firstExpressRoute(endpoints, m, path)
           if (replaced !== undefined) expressRoutes.add(label(m, replaced.path))
@@ -141,7 +168,15 @@ export function honoEntries(
       }
     }
     const status: HonoRouteStatus =
-      samples.length === 0 ? 'unchecked' : !answers ? 'unreachable' : expressRoutes.size > 0 ? 'moved' : 'hono-only'
+      samples.length === 0
+        ? 'unchecked'
+        : held
+          ? 'under-trial'
+          : !answers
+            ? 'unreachable'
+            : expressRoutes.size > 0
+              ? 'moved'
+              : 'hono-only'
     const warnings = mountPrefixWarnings(route.path, bridges)
     entries.push({
       method: route.method,

@@ -22,14 +22,24 @@ import { expressEntries, honoEntries, methodsFor, partlyMoved } from './migratio
 
 /**
  * Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still
- * live), `unchecked` (a RegExp path: no samples).
+ * live), `under-trial` (a shadow trial holds back requests Hono would answer: Express answers them, but for the
+ * canary share, and must stay), `unchecked` (a RegExp path: no samples).
  */
-export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'unchecked'
+export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'under-trial' | 'unchecked'
 /**
  * Hono route: `moved` (replaces an Express route), `hono-only`, `unreachable` (Express routes before the bridge, or
- * Hono routes before it, answer all its requests first), `unchecked`.
+ * Hono routes before it, answer all its requests first), `under-trial` (a shadow trial names it: Express answers its
+ * requests, but for the canary share), `unchecked`.
  */
-export type HonoRouteStatus = 'moved' | 'hono-only' | 'unreachable' | 'unchecked'
+export type HonoRouteStatus = 'moved' | 'hono-only' | 'unreachable' | 'under-trial' | 'unchecked'
+
+/** A request a bridge's shadow trial holds back: Express answers it, Hono only its canary share. */
+export interface TrialHold {
+  /** The Hono route under trial that would answer it at the bridge (`'GET /users/:id'`). */
+  honoRoute: string
+  /** The route's canary share in percent: requests Hono answers (for GET, HEAD and OPTIONS, Express on a 5xx). */
+  canary: number
+}
 
 /** One representative request the report tried, and who answers it with the bridge in place. */
 export interface SampleResult {
@@ -41,6 +51,8 @@ export interface SampleResult {
   servedBy: 'hono' | 'express'
   /** The route that answers it: `METHOD /pattern` of the Hono or Express route, or `-` for none. */
   answeredBy: string
+  /** Set when a shadow trial holds it back at a bridge (`servedBy` is then `'express'`, but for the canary share). */
+  trial?: TrialHold
 }
 
 /** One row of `report.express`: an Express route (one per method) and whether Hono took it over. */
@@ -114,6 +126,8 @@ export interface MigrationSummary {
   partlyShadowed: number
   /** Express routes Hono takes no request from (status `'express'`): still live. */
   live: number
+  /** Express routes still answering requests a shadow trial holds back (status `'under-trial'`): keep them. */
+  underTrial: number
   /** Hono routes listed (middleware left out). */
   honoRoutes: number
   /** Hono routes that answer requests an Express route would otherwise serve. */
@@ -122,6 +136,8 @@ export interface MigrationSummary {
   honoOnly: number
   /** Hono routes that answer no request: Express routes before the bridge, or earlier Hono routes, take them all. */
   unreachable: number
+  /** Hono routes a shadow trial names (status `'under-trial'`): Express answers their requests, but for the canary. */
+  honoUnderTrial: number
   /** Express and Hono routes the report could not check (no sample request could be tried, e.g. a RegExp path). */
   unchecked: number
 }
@@ -175,8 +191,8 @@ export class MigrationReport {
 
 /**
  * List every Express route and every Hono route and how they relate: which Express routes a Hono
- * route now shadows (dead code, safe to delete), which are still live, which Hono routes are new,
- * and which paths moved only for some methods.
+ * route now shadows (dead code, safe to delete), which are still live or still answer for a route under
+ * a shadow trial, which Hono routes are new, and which paths moved only for some methods.
  *
  * `expressApp` is an Express 4 or 5 app (or Router) — or a front-door bridge
  * (`fetchBridge(hono, { fallback: app })`), whose Hono app and fallback are then used. `honoApp` may
@@ -260,10 +276,12 @@ export function migrationReport(
       shadowed: count(express, 'shadowed'),
       partlyShadowed: count(express, 'partly-shadowed'),
       live: count(express, 'express'),
+      underTrial: count(express, 'under-trial'),
       honoRoutes: honoRows.length,
       moved: count(honoRows, 'moved'),
       honoOnly: count(honoRows, 'hono-only'),
       unreachable: count(honoRows, 'unreachable'),
+      honoUnderTrial: count(honoRows, 'under-trial'),
       unchecked: count(express, 'unchecked') + count(honoRows, 'unchecked'),
     },
     shadowEvidence(trials, honoRows),

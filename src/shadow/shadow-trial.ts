@@ -67,6 +67,17 @@ export class ShadowTrial implements ShadowHook {
     this.#stats = new TrialStats()
   }
 
+  /**
+   * Whether the trial holds back this Hono route's requests, whatever their method (Express answers
+   * them, but for the canary share): the share in percent (0 for a route only shadowed), or undefined
+   * when the trial does not name the route.
+   * @example trial.canaryShare('/users/:id') // 10
+   */
+  canaryShare(route: string): number | undefined {
+    const rule = ruleFor(this.#config.rules, route)
+    return rule === undefined ? undefined : rule.canary / 100
+  }
+
   /** @internal Called once by `fetchBridge`. */
   [WRAP_BRIDGE](app: FetchApp, options: FetchBridgeOptions<any, any>, make: MakeBridge): BridgeHandler {
     if (!isHonoApp(app))
