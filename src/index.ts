@@ -38,6 +38,7 @@ export type {
   MigrationSummary,
   PartlyMovedPath,
   SampleResult,
+  TrialHold,
 } from './migration/migration-report.js'
 export { shadowTrial } from './shadow/shadow-trial.js'
 // A type only: a trial is made by shadowTrial(), and works across the ESM and CJS copies (SHADOW_WRAP).

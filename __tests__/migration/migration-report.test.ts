@@ -206,8 +206,8 @@ describe.each(expressVersions)('migrationReport on %s', (_name, express) => {
     const json = JSON.parse(JSON.stringify(report))
     expect(Object.keys(json)).toEqual(['bridges', 'express', 'hono', 'partlyMoved', 'summary', 'shadow'])
     expect(json.summary).toEqual({
-      expressRoutes: 7, shadowed: 1, partlyShadowed: 2, live: 4,
-      honoRoutes: 5, moved: 3, honoOnly: 1, unreachable: 1, unchecked: 0,
+      expressRoutes: 7, shadowed: 1, partlyShadowed: 2, live: 4, underTrial: 0,
+      honoRoutes: 5, moved: 3, honoOnly: 1, unreachable: 1, honoUnderTrial: 0, unchecked: 0,
     })
   })
 })

@@ -3,7 +3,7 @@
 // express-prom-bundle read it). Requests that fall through get Express's own req.route.
 import { Hono } from 'hono'
 import supertest from 'supertest'
-import { fetchBridge } from '../../src/index'
+import { fetchBridge, shadowTrial } from '../../src/index'
 import { expressVersions } from '../helpers/express-versions'
 
 type Express = (typeof expressVersions)[number][1]
@@ -57,6 +57,8 @@ describe.each(expressVersions)('%s', (_name, express) => {
   it.each([
     ['mountPath strip', (app: any) => app.use('/api', fetchBridge(honoApi('')))],
     ['mountPath keep', (app: any) => app.use('/api', fetchBridge(honoApi('/api'), { mountPath: 'keep' }))],
+    // Requests a canary share sends to Hono are answered by a Hono route like any other.
+    ['canary', (app: any) => app.use('/api', fetchBridge(honoApi(''), { shadow: shadowTrial({ routes: [{ route: '*', canary: 100 }] }) }))],
   ])('%s: req.route reads as for an Express Router mounted at the same path', async (_mode, setup) => {
     const before = await run(express, router)
     expect(before[0]).toEqual({ baseUrl: '/api', path: '/users/:id', methods: { get: true } })

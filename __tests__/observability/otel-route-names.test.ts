@@ -19,7 +19,7 @@ interface SpanRecord {
 }
 
 const SERVER = 1
-const MOVED = ['strip', 'keep', 'root', 'front-door'] as const
+const MOVED = ['strip', 'keep', 'root', 'front-door', 'canary'] as const
 const REQUESTS: Array<[method: string, path: string]> = [
   ['GET', '/api/users/7'],
   ['GET', '/api/users/7/posts/9'],

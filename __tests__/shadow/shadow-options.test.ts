@@ -26,4 +26,10 @@ describe('shadow options', () => {
     const trial = shadowTrial({ routes: [{ route: '/a' }, { route: '/b', shadow: false, canary: 5 }, { route: '/c', shadow: false }] })
     expect([trial.covers('GET', '/a'), trial.covers('POST', '/a'), trial.covers('POST', '/b'), trial.covers('GET', '/c')]).toEqual([true, false, true, false])
   })
+
+  it('canaryShare() says which Hono routes a trial holds back for Express, any method, and their canary share', () => {
+    const trial = shadowTrial({ routes: [{ route: '/a' }, { route: '/b', canary: 12.5 }, { route: '/c', shadow: false }] })
+    expect(['/a', '/b', '/c', '/d'].map((route) => trial.canaryShare(route))).toEqual([0, 12.5, 0, undefined])
+    expect(shadowTrial({ routes: [{ route: '*', canary: 100 }] }).canaryShare('/anything')).toBe(100)
+  })
 })

@@ -33,7 +33,7 @@ import { expressRoutingOf } from './express-routing.js'
 import { noteFellThrough } from './fell-through.js'
 import { refuseNodeListener, refuseSameAppInside } from './start-up-checks.js'
 import { guardFrontDoorSession } from './front-door-session.js'
-import { WRAP_BRIDGE } from './shadow-hook.js'
+import { WRAP_BRIDGE, type AppDispatch, type MakeBridge } from './shadow-hook.js'
 import { nameAnsweredRoute, ROUTE_NAMING, type RouteNaming } from '../observability/route-name.js'
 import type { HonoRoutes } from '../core/hono-routes.js'
 
@@ -108,19 +108,26 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   return handler
 }
 
+/** The bridges a shadow trial wraps: made as any bridge over `app`, but for their dispatch (see MakeBridge). */
+const trialBridge: MakeBridge = (app, options, dispatch) => makeBridge(app, options, resolveOptions(options), dispatch)
+
 function makeBridge(
   app: FetchApp,
   options: FetchBridgeOptions<any, any> | undefined,
   opts: ResolvedOptions,
+  dispatch?: (fetch: AppDispatch) => AppDispatch,
 ): BridgeHandler {
   // Only a bridge with onDispatch pays for it: the reporting wrapper is a separate handler.
   if (opts.onDispatch !== undefined) return reportingBridge(app, options!, opts.onDispatch, fetchBridge)
-  // Likewise a shadow trial (src/shadow/): it wraps a bridge made without it.
-  if (opts.shadow !== undefined) return opts.shadow[WRAP_BRIDGE](app, options!, fetchBridge)
-  const fetch = resolveFetch(app, opts.fallthrough)
+  // Likewise a shadow trial (src/shadow/): it wraps bridges made without it.
+  if (opts.shadow !== undefined) return opts.shadow[WRAP_BRIDGE](app, options!, trialBridge)
+  const own = resolveFetch(app, opts.fallthrough)
+  const fetch = dispatch === undefined ? own : dispatch(own)
   const { origin, keepMountPath, env: envFactory, fallback, drain, overrideGlobalObjects, replayLimit } = opts
 
   const fallthrough = opts.fallthrough
+  // "No Response" is handed on under fallthrough, and always when the dispatch wrapper declined the app's answer.
+  const handsOn = fallthrough || dispatch !== undefined
   const unmatched = fallthrough && isHonoApp(app) ? unmatchedCheck(app, opts.honoMiddleware) : undefined
   if (unmatched === undefined && options?.honoMiddleware === 'routes') throw cannotCheckRoutes(fallthrough)
   if (opts.expressRouting !== undefined && !isHonoApp(app)) {
@@ -190,11 +197,11 @@ function makeBridge(
     }
     if (isThenable(result)) {
       ;(result as Promise<unknown>).then(
-        (response) => respond(response, req, res, next, env, fallthrough, fallback, naming, request),
+        (response) => respond(response, req, res, next, env, handsOn, fallback, naming, request),
         (err) => failed(req, res, next, err),
       )
     } else {
-      respond(result, req, res, next, env, fallthrough, fallback, naming, request)
+      respond(result, req, res, next, env, handsOn, fallback, naming, request)
     }
   })
   return recordBridge(handler, { app, fetch, opts, ctx: executionContext, routing: routingOf })
@@ -206,7 +213,7 @@ function respond(
   res: ServerResponse,
   next: NextFunction | undefined,
   env: object,
-  fallthrough: boolean,
+  handsOn: boolean,
   fallback: ResolvedOptions['fallback'],
   naming: RouteNaming | undefined,
   // The Request the app was given: its URL is the path Hono routed on, which names the route.
@@ -222,7 +229,7 @@ function respond(
     return
   }
   if (response === undefined || response === null) {
-    if (fallthrough) return passOn(req, res, next, fallback)
+    if (handsOn) return passOn(req, res, next, fallback)
     return failed(req, res, next, new TypeError('The app returned no Response'))
   }
   // The Hono clone's not-found handler ran and middleware did not turn its answer into another one.

@@ -3,14 +3,27 @@
  * wraps a bridge built without it, as `onDispatch` does: a bridge without the option runs none of its
  * code. The migration report reads the same value's per-route evidence through {@link ShadowHook}.
  */
-import type { BridgeHandler, FetchApp, FetchBridgeOptions } from './options.js'
+import type { BridgeHandler, ExecutionContextLike, FetchApp, FetchBridgeOptions } from './options.js'
 import { SHADOW_WRAP } from '../core/process-shared.js'
 
 /** Registered (core/process-shared.ts), so a bridge of one loaded copy of the package takes a trial made by another. */
 export const WRAP_BRIDGE: typeof SHADOW_WRAP = SHADOW_WRAP
 
-/** Builds a bridge (`fetchBridge` itself), for the trial to wrap. */
-export type MakeBridge = (app: FetchApp, options: FetchBridgeOptions<any, any>) => BridgeHandler
+/** The function a bridge dispatches each request through (a Hono app's fall-through clone's `fetch`). */
+export type AppDispatch = (request: Request, env: any, ctx: ExecutionContextLike) => unknown
+
+/**
+ * Builds a bridge for the trial to wrap, by the same rules as any bridge over `app`: every option that
+ * describes the app (`expressRouting` and `honoMiddleware` read its routes, tracers get its route names,
+ * front-door routes their session guard) keeps reading `app` itself. `dispatch` (the canary's) wraps
+ * only the function requests are dispatched through; an answer it turns into `undefined` goes on to
+ * Express, whatever `fallthrough` says.
+ */
+export type MakeBridge = (
+  app: FetchApp,
+  options: FetchBridgeOptions<any, any>,
+  dispatch?: (fetch: AppDispatch) => AppDispatch,
+) => BridgeHandler
 
 /** Milliseconds at the 50th and 99th percentile of the recent samples (0 without any). */
 export interface DurationPercentiles {
@@ -86,6 +99,8 @@ export interface ShadowHook {
   stats(): ShadowRouteStats[]
   /** Whether the trial names this Hono route (its method shadowed, or a canary share). */
   covers(method: string, route: string): boolean
+  /** The canary share (%) of a Hono route whose requests the trial holds back for Express; undefined if it names none. */
+  canaryShare(route: string): number | undefined
 }
 
 export function isShadowHook(value: unknown): value is ShadowHook {

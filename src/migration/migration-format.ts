@@ -1,5 +1,5 @@
 /** The migration report as a plain-text table. */
-import type { ExpressRouteEntry, HonoRouteEntry, MigrationReport } from './migration-report.js'
+import type { ExpressRouteEntry, HonoRouteEntry, MigrationReport, SampleResult } from './migration-report.js'
 import { evidenceRows } from './migration-evidence.js'
 
 function table(rows: string[][]): string {
@@ -20,6 +20,7 @@ const EXPRESS_NOTES: Record<ExpressRouteEntry['status'], string> = {
   shadowed: 'dead code: Hono answers first, safe to delete',
   'partly-shadowed': 'Hono answers some of its requests',
   express: 'still served by Express',
+  'under-trial': 'under a shadow trial',
   unchecked: 'RegExp path: not checked',
 }
 
@@ -27,6 +28,7 @@ const HONO_NOTES: Record<HonoRouteEntry['status'], string> = {
   moved: 'replaces an Express route',
   'hono-only': 'new in Hono',
   unreachable: 'an Express route before the bridge, or an earlier Hono route, answers all its requests first',
+  'under-trial': 'under a shadow trial',
   unchecked: 'no sample path fits this pattern: not checked',
 }
 
@@ -69,12 +71,27 @@ function section(out: string[], title: string, header: string[], rows: string[][
   out.push(rows.length === 0 ? '  (none)' : table([header, ...rows]))
 }
 
+/** Who answers the requests a trial holds back, by its canary share. */
+function trialNote(samples: SampleResult[]): string {
+  const canary = samples.find((s) => s.trial !== undefined)?.trial?.canary ?? 0
+  if (canary === 0) return ': Express answers, Hono runs as its shadow'
+  if (canary < 100) return `: Express answers, Hono a ${canary}% canary share`
+  return ': Hono answers (canary 100%), Express the fallbacks'
+}
+
 function expressRow(e: MigrationReport['express'][number], expressRouting: boolean): string[] {
-  const note = e.status === 'partly-shadowed' ? share(e.samples, 'hono') + stillReached(e, expressRouting) : ''
+  const note =
+    e.status === 'partly-shadowed'
+      ? share(e.samples, 'hono') + stillReached(e, expressRouting)
+      : e.status === 'under-trial'
+        ? `${trialNote(e.samples)}; keep this route`
+        : ''
   return [e.status, e.method, e.path, e.honoRoutes.join(', ') || '-', EXPRESS_NOTES[e.status] + note]
 }
 
 function honoRow(h: MigrationReport['hono'][number]): string[] {
+  if (h.status === 'under-trial')
+    return [h.status, h.method, h.path, h.expressRoutes.join(', ') || '-', HONO_NOTES[h.status] + trialNote(h.samples)]
   const first = h.status !== 'unreachable' && h.samples.some((x) => x.servedBy === 'express')
   const note =
     (first ? `; Express answers first${share(h.samples, 'express')}` : '') + h.warnings.map((w) => `; ${w}`).join('')
@@ -113,8 +130,9 @@ export function formatReport(report: MigrationReport): string {
   out.push(
     '',
     `${routes(s.expressRoutes, 'Express')}: ${s.shadowed} shadowed (safe to delete), ` +
-      `${s.partlyShadowed} partly shadowed, ${s.live} still live.` +
-      ` ${routes(s.honoRoutes, 'Hono')}: ${s.moved} moved, ${s.honoOnly} Hono-only, ${s.unreachable} unreachable.` +
+      `${s.partlyShadowed} partly shadowed, ${s.live} still live${s.underTrial > 0 ? `, ${s.underTrial} under trial` : ''}.` +
+      ` ${routes(s.honoRoutes, 'Hono')}: ${s.moved} moved, ${s.honoOnly} Hono-only, ${s.unreachable} unreachable` +
+      `${s.honoUnderTrial > 0 ? `, ${s.honoUnderTrial} under trial` : ''}.` +
       (s.unchecked > 0 ? ` ${s.unchecked} not checked.` : ''),
   )
   return out.join('\n') + '\n'

@@ -10,29 +10,36 @@ import {
   prefixMount,
   type Endpoint,
   type ExpressBridge,
-  type ExpressRoute,
 } from './migration-express.js'
 import { stackOf } from '../core/express-stack.js'
 import { formatReport } from './migration-format.js'
-import { honoSamples, joinPath, neighbours } from './migration-samples.js'
 import { isHonoApp } from '../core/app-kinds.js'
-import { honoMatches, isMiddleware, type HonoRoute, type HonoRoutes as Hono } from '../core/hono-routes.js'
+import type { HonoRoutes as Hono } from '../core/hono-routes.js'
 import { expressRoutingOf, resolveExpressRouting, type ExpressRoutingOption } from '../bridge/express-routing.js'
-import { routedTarget } from '../core/routed-target.js'
-import { mountPrefixWarnings } from './migration-checks.js'
 import type { ShadowHook, ShadowRouteStats } from '../bridge/shadow-hook.js'
 import { shadowEvidence } from './migration-evidence.js'
+import { expressEntries, honoEntries, methodsFor, partlyMoved } from './migration-model.js'
 
 /**
  * Express route: `shadowed` (Hono answers every request it would get: dead code), `partly-shadowed`, `express` (still
- * live), `unchecked` (a RegExp path: no samples).
+ * live), `under-trial` (a shadow trial holds back requests Hono would answer: Express answers them, but for the
+ * canary share, and must stay), `unchecked` (a RegExp path: no samples).
  */
-export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'unchecked'
+export type ExpressRouteStatus = 'shadowed' | 'partly-shadowed' | 'express' | 'under-trial' | 'unchecked'
 /**
  * Hono route: `moved` (replaces an Express route), `hono-only`, `unreachable` (Express routes before the bridge, or
- * Hono routes before it, answer all its requests first), `unchecked`.
+ * Hono routes before it, answer all its requests first), `under-trial` (a shadow trial names it: Express answers its
+ * requests, but for the canary share), `unchecked`.
  */
-export type HonoRouteStatus = 'moved' | 'hono-only' | 'unreachable' | 'unchecked'
+export type HonoRouteStatus = 'moved' | 'hono-only' | 'unreachable' | 'under-trial' | 'unchecked'
+
+/** A request a bridge's shadow trial holds back: Express answers it, Hono only its canary share. */
+export interface TrialHold {
+  /** The Hono route under trial that would answer it at the bridge (`'GET /users/:id'`). */
+  honoRoute: string
+  /** The route's canary share in percent: requests Hono answers (for GET, HEAD and OPTIONS, Express on a 5xx). */
+  canary: number
+}
 
 /** One representative request the report tried, and who answers it with the bridge in place. */
 export interface SampleResult {
@@ -44,6 +51,8 @@ export interface SampleResult {
   servedBy: 'hono' | 'express'
   /** The route that answers it: `METHOD /pattern` of the Hono or Express route, or `-` for none. */
   answeredBy: string
+  /** Set when a shadow trial holds it back at a bridge (`servedBy` is then `'express'`, but for the canary share). */
+  trial?: TrialHold
 }
 
 /** One row of `report.express`: an Express route (one per method) and whether Hono took it over. */
@@ -117,6 +126,8 @@ export interface MigrationSummary {
   partlyShadowed: number
   /** Express routes Hono takes no request from (status `'express'`): still live. */
   live: number
+  /** Express routes still answering requests a shadow trial holds back (status `'under-trial'`): keep them. */
+  underTrial: number
   /** Hono routes listed (middleware left out). */
   honoRoutes: number
   /** Hono routes that answer requests an Express route would otherwise serve. */
@@ -125,6 +136,8 @@ export interface MigrationSummary {
   honoOnly: number
   /** Hono routes that answer no request: Express routes before the bridge, or earlier Hono routes, take them all. */
   unreachable: number
+  /** Hono routes a shadow trial names (status `'under-trial'`): Express answers their requests, but for the canary. */
+  honoUnderTrial: number
   /** Express and Hono routes the report could not check (no sample request could be tried, e.g. a RegExp path). */
   unchecked: number
 }
@@ -176,164 +189,10 @@ export class MigrationReport {
   }
 }
 
-const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
-const methodsFor = (method: string): string[] => (method === '*' || method === 'ALL' ? ANY_METHOD : [method])
-
-type Taker = { side: 'express'; route: ExpressRoute; label: string } | { side: 'hono'; label: string }
-
-const label = (method: string, path: string) => `${method} ${path}`
-
-function firstTaker(endpoints: Endpoint[], hono: Hono, method: string, path: string): Taker | undefined {
-  for (const endpoint of endpoints) {
-    if (endpoint.kind === 'route') {
-      if (endpoint.serves(method, path))
-        return { side: 'express', route: endpoint, label: label(method, endpoint.path) }
-      continue
-    }
-    if (endpoint.info.app !== hono) continue
-    const matched = honoAt(endpoint, hono, method, path)
-    if (matched === undefined) continue
-    const served = matched[0]
-    if (served !== undefined) return { side: 'hono', label: label(served.method, served.path) }
-    if (!endpoint.info.opts.fallthrough) return { side: 'hono', label: '(Hono not found: fallthrough off)' }
-  }
-  return undefined
-}
-
-/** The Hono routes a request to `path` reaches at `bridge`, as the bridge matches them; undefined if it does not reach it. */
-function honoAt(bridge: ExpressBridge, hono: Hono, method: string, path: string): HonoRoute[] | undefined {
-  const appPath = bridge.appPath(path)
-  if (appPath === undefined) return undefined
-  if (bridge.routing === undefined) return honoMatches(hono, method, appPath)
-  const mounted = bridge.info.opts.keepMountPath ? bridge.mountedLength(path) : 0
-  return honoMatches(hono, method, routedTarget(bridge.routing, method, appPath, mounted))
-}
-
-/** The first Express route that serves the request when no bridge is there: who would answer without Hono. */
-function firstExpressRoute(endpoints: Endpoint[], method: string, path: string): ExpressRoute | undefined {
-  for (const endpoint of endpoints) if (endpoint.kind === 'route' && endpoint.serves(method, path)) return endpoint
-  return undefined
-}
-
-/** `extra`: the Hono routes' sample requests, so `/api/:v/x` is seen partly taken by Hono's `/api/v1/x`. */
-function expressEntries(endpoints: Endpoint[], hono: Hono, extra: SampleResult[]): ExpressRouteEntry[] {
-  const entries: ExpressRouteEntry[] = []
-  for (const route of endpoints) {
-    if (route.kind !== 'route') continue
-    for (const method of route.methods) {
-      const samples: SampleResult[] = []
-      const honoRoutes = new Set<string>()
-      let reached = 0
-      for (const m of methodsFor(method)) {
-        const paths = new Set(route.samples)
-        for (const s of extra) if (s.method === m) paths.add(s.path)
-        for (const path of paths) {
-          // Only requests that reach this route without Hono count: an earlier Express route takes the rest anyway.
-          if (!route.serves(m, path) || firstExpressRoute(endpoints, m, path) !== route) continue
-          const taker = firstTaker(endpoints, hono, m, path)
-          if (taker?.side === 'hono') honoRoutes.add(taker.label)
-          else if (taker?.route === route) reached++
-          samples.push({
-            method: m,
-            path,
-            servedBy: taker?.side === 'hono' ? 'hono' : 'express',
-            answeredBy: taker?.label ?? '-',
-          })
-        }
-      }
-      // Dead code when none of its requests reaches it any more and Hono took some of them.
-      const status: ExpressRouteStatus =
-        samples.length === 0
-          ? 'unchecked'
-          : honoRoutes.size === 0
-            ? 'express'
-            : reached === 0
-              ? 'shadowed'
-              : 'partly-shadowed'
-      entries.push({ method, path: route.path, status, honoRoutes: [...honoRoutes], samples })
-    }
-  }
-  return entries
-}
-
-function prefixSamples(bridge: ExpressBridge): string[] {
-  return bridge.mounts.reduce<string[]>((acc, m) => acc.flatMap((a) => m.samples.map((s) => joinPath(a, s))), ['/'])
-}
-
-/** `extra`: the Express routes' candidate requests, so a Hono `/*` is seen to replace `/a/:id`. */
-function honoEntries(
-  endpoints: Endpoint[],
-  bridges: ExpressBridge[],
-  hono: Hono,
-  extra: Array<{ method: string; path: string }>,
-): HonoRouteEntry[] {
-  const entries: HonoRouteEntry[] = []
-  const seen = new Set<string>()
-  for (const route of hono.routes) {
-    const key = label(route.method, route.path)
-    if (isMiddleware(route.handler) || seen.has(key)) continue
-    seen.add(key)
-    const samples: SampleResult[] = []
-    const expressRoutes = new Set<string>()
-    // Whether this route answers any request: not when Express routes before the bridge, or Hono
-    // routes registered before it (`all('/users/:id')` before `get('/users/:id')`), take them all.
-    let answers = false
-    for (const bridge of bridges) {
-      const prefixes = bridge.info.opts.keepMountPath ? ['/'] : prefixSamples(bridge)
-      for (const m of methodsFor(route.method)) {
-        const paths = new Set<string>()
-        for (const prefix of prefixes)
-          for (const sample of honoSamples(route.path))
-            for (const p of neighbours(joinPath(prefix, sample))) paths.add(p)
-        for (const e of extra) if (e.method === m) paths.add(e.path)
-        for (const path of paths) {
-          if (!honoAt(bridge, hono, m, path)?.includes(route)) continue
-          const taker = firstTaker(endpoints, hono, m, path)
-          const servedBy = taker?.side === 'express' ? 'express' : 'hono'
-          samples.push({ method: m, path, servedBy, answeredBy: taker?.label ?? '-' })
-          if (taker?.side !== 'hono' || taker.label !== key) continue
-          answers = true
-          // The Express route this one replaces: the one that would serve what Hono now answers.
-          const replaced = firstExpressRoute(endpoints, m, path)
-          if (replaced !== undefined) expressRoutes.add(label(m, replaced.path))
-        }
-      }
-    }
-    const status: HonoRouteStatus =
-      samples.length === 0 ? 'unchecked' : !answers ? 'unreachable' : expressRoutes.size > 0 ? 'moved' : 'hono-only'
-    const warnings = mountPrefixWarnings(route.path, bridges)
-    entries.push({
-      method: route.method,
-      path: route.path,
-      status,
-      expressRoutes: [...expressRoutes],
-      warnings,
-      samples,
-    })
-  }
-  return entries
-}
-
-function partlyMoved(entries: ExpressRouteEntry[]): PartlyMovedPath[] {
-  const byPath = new Map<string, PartlyMovedPath>()
-  for (const e of entries) {
-    const row = byPath.get(e.path) ?? { path: e.path, hono: [], express: [] }
-    byPath.set(e.path, row)
-    // A method moved once Hono answers its requests (all, or some: case and slash variants may still reach Express).
-    if (e.status === 'shadowed' || (e.status === 'partly-shadowed' && e.method !== '*')) row.hono.push(e.method)
-    else if (e.status !== 'unchecked') row.express.push(e.method)
-    // An `app.all()` route Hono took some methods of: those methods moved, the rest did not.
-    if (e.status === 'partly-shadowed' && e.method === '*') {
-      for (const s of e.samples) if (s.servedBy === 'hono' && !row.hono.includes(s.method)) row.hono.push(s.method)
-    }
-  }
-  return [...byPath.values()].filter((row) => row.hono.length > 0 && row.express.length > 0)
-}
-
 /**
  * List every Express route and every Hono route and how they relate: which Express routes a Hono
- * route now shadows (dead code, safe to delete), which are still live, which Hono routes are new,
- * and which paths moved only for some methods.
+ * route now shadows (dead code, safe to delete), which are still live or still answer for a route under
+ * a shadow trial, which Hono routes are new, and which paths moved only for some methods.
  *
  * `expressApp` is an Express 4 or 5 app (or Router) — or a front-door bridge
  * (`fetchBridge(hono, { fallback: app })`), whose Hono app and fallback are then used. `honoApp` may
@@ -417,10 +276,12 @@ export function migrationReport(
       shadowed: count(express, 'shadowed'),
       partlyShadowed: count(express, 'partly-shadowed'),
       live: count(express, 'express'),
+      underTrial: count(express, 'under-trial'),
       honoRoutes: honoRows.length,
       moved: count(honoRows, 'moved'),
       honoOnly: count(honoRows, 'hono-only'),
       unreachable: count(honoRows, 'unreachable'),
+      honoUnderTrial: count(honoRows, 'under-trial'),
       unchecked: count(express, 'unchecked') + count(honoRows, 'unchecked'),
     },
     shadowEvidence(trials, honoRows),

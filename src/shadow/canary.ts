@@ -1,5 +1,5 @@
 /**
- * Canary traffic: which requests of a route Hono answers (a share, sticky by a key), and the app
+ * Canary traffic: which requests of a route Hono answers (a share, sticky by a key), and the dispatch
  * wrapper that turns a failed Hono answer to a safe request into a fall-through to Express.
  */
 import type { IncomingMessage } from 'node:http'
@@ -57,21 +57,22 @@ function checked(response: unknown, env: { incoming?: IncomingMessage }): unknow
   return fellBack(env)
 }
 
-/** An app whose 5xx answers and exceptions become "not mine", for the bridge to hand on before any byte is sent. */
-export function fallingBack(fetch: Fetch): { fetch: Fetch } {
-  return {
-    fetch(request, env, ctx) {
-      let result: unknown
-      try {
-        result = fetch(request, env, ctx)
-      } catch {
-        return fellBack(env)
-      }
-      if (!isThenable(result)) return checked(result, env)
-      return Promise.resolve(result).then(
-        (response) => checked(response, env),
-        () => fellBack(env),
-      )
-    },
+/**
+ * The canary's dispatch (see bridge/shadow-hook.ts MakeBridge): 5xx answers and exceptions become
+ * "not mine", for the bridge to hand on to Express before any byte is sent.
+ */
+export function fallingBack(fetch: Fetch): Fetch {
+  return function canaryDispatch(request, env, ctx) {
+    let result: unknown
+    try {
+      result = fetch(request, env, ctx)
+    } catch {
+      return fellBack(env)
+    }
+    if (!isThenable(result)) return checked(result, env)
+    return Promise.resolve(result).then(
+      (response) => checked(response, env),
+      () => fellBack(env),
+    )
   }
 }

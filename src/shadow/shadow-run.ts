@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ShadowSkipReason } from '../bridge/shadow-hook.js'
 import type { ExecutionContextLike } from '../bridge/options.js'
+import type { TargetRouting } from '../core/routed-target.js'
 import { requestOrigin, requestUrl, type ExpressLikeRequest } from '../request/url.js'
 import { copyRequestBody, decoded, headerMap, sentHeaders, tapResponse } from './capture.js'
 import { compareCaptured, isNoise, type CompareRules } from './compare.js'
@@ -20,6 +21,8 @@ export interface ShadowContext {
   fetch: (request: Request, env: unknown, ctx: ExecutionContextLike) => unknown
   origin: string | undefined
   keepMountPath: boolean
+  /** Under `expressRouting`: the twin gets the target respelled as the bridge would give it to the app. */
+  routing: ((req: { app?: unknown }) => TargetRouting) | undefined
   env: ((req: any, res: any) => Record<string, unknown>) | undefined
   /** Runs in flight, shared by every bridge of the trial. */
   slots: { inFlight: number }
@@ -81,6 +84,7 @@ export function startShadow(
       req as ExpressLikeRequest,
       ctx.origin ?? requestOrigin(req as ExpressLikeRequest),
       ctx.keepMountPath,
+      ctx.routing?.(req as ExpressLikeRequest),
     )
   } catch {
     return skipped(ctx, stats, req, 'bad-request')

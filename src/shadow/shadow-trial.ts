@@ -5,15 +5,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isHonoApp } from '../core/app-kinds.js'
-import { honoMatches, type HonoRoutes } from '../core/hono-routes.js'
+import { answeringRoute, type HonoRoutes } from '../core/hono-routes.js'
 import { bridgeInfo, recordBridge } from '../bridge/bridge-info.js'
-import { fallthroughFetch } from '../bridge/fallthrough.js'
+import { routedTarget } from '../bridge/fallthrough.js'
 import { passOn, someoneBehind, withListen } from '../bridge/hand-off.js'
 import { warnUnknownTrialRoutes } from '../bridge/start-up-checks.js'
 import { noteDispatchReason } from '../bridge/on-dispatch.js'
 import type { BridgeHandler, FetchApp, FetchBridgeOptions, NextFunction } from '../bridge/options.js'
 import { WRAP_BRIDGE, type MakeBridge, type ShadowHook, type ShadowRouteStats } from '../bridge/shadow-hook.js'
-import { appTarget, type ExpressLikeRequest } from '../request/url.js'
+import type { ExpressLikeRequest } from '../request/url.js'
 import { fromHttp2 } from '../http2/http2-exchange.js'
 import { CANARY_STATS, fallingBack, inCanary } from './canary.js'
 import { resolveTrial, ruleFor, SAFE_METHODS, type ResolvedTrial, type ShadowTrialOptions } from './shadow-options.js'
@@ -68,6 +68,17 @@ export class ShadowTrial implements ShadowHook {
     this.#stats = new TrialStats()
   }
 
+  /**
+   * Whether the trial holds back this Hono route's requests, whatever their method (Express answers
+   * them, but for the canary share): the share in percent (0 for a route only shadowed), or undefined
+   * when the trial does not name the route.
+   * @example trial.canaryShare('/users/:id') // 10
+   */
+  canaryShare(route: string): number | undefined {
+    const rule = ruleFor(this.#config.rules, route)
+    return rule === undefined ? undefined : rule.canary / 100
+  }
+
   /** @internal Called once by `fetchBridge`. */
   [WRAP_BRIDGE](app: FetchApp, options: FetchBridgeOptions<any, any>, make: MakeBridge): BridgeHandler {
     if (!isHonoApp(app))
@@ -75,14 +86,16 @@ export class ShadowTrial implements ShadowHook {
     const base = { ...options, shadow: undefined }
     const plain = make(app, base)
     const info = bridgeInfo(plain)!
-    // Canary answers of safe methods go through an app whose failures fall through to Express.
-    const guarded = make(fallingBack(fallthroughFetch(app)), { ...base, fallthrough: true })
+    // The canary's bridge is the same bridge over the same app; only a failed answer to a safe request goes on to Express.
+    const guarded = make(app, base, fallingBack)
     const { keepMountPath, fallback } = info.opts
+    const routing = info.routing
     const ctx: ShadowContext = {
       trial: this.#config,
       fetch: app.fetch.bind(app),
       origin: info.opts.origin,
       keepMountPath,
+      routing,
       env: info.opts.env,
       slots: this.#slots,
     }
@@ -94,14 +107,11 @@ export class ShadowTrial implements ShadowHook {
       if (!someoneBehind(next, fallback)) return plain(req, res, next)
       // HTTP/2 (node:http2's compatibility objects): made to read as HTTP/1.1, as the bridge does (idempotent).
       if (req.httpVersionMajor === 2) fromHttp2(req, res)
-      const target = appTarget(req as ExpressLikeRequest, keepMountPath)
       const method = req.method ?? 'GET'
-      let route: string | undefined
-      try {
-        route = target.charCodeAt(0) === 47 ? honoMatches(hono, method, target)[0]?.path : undefined
-      } catch {
-        route = undefined
-      }
+      // Under trial exactly when the bridge would dispatch it to the route: the target it would route on (respelled
+      // under expressRouting), the route that would answer it.
+      const target = routedTarget(req as ExpressLikeRequest, keepMountPath, routing?.(req as ExpressLikeRequest))
+      const route = target === undefined ? undefined : answeringRoute(hono, method, target)?.path
       const rule = route === undefined ? undefined : ruleFor(rules, route)
       if (rule === undefined) return plain(req, res, next)
       const stats = current().route(method, route!)
