@@ -45,6 +45,18 @@ describe('a shadow trial with the bridge options that describe the Hono app', ()
     expect(shadow.stats()[0]).toMatchObject({ route: '/products/:id', canary: { hono: 1, express: 0, fallbacks: 0 } })
   })
 
+  it("expressRouting inside a Router: the canary follows the Router's settings, not the app's", async () => {
+    const shadow = shadowTrial({ routes: [{ route: '/products/:id', canary: 100 }] })
+    const app = express()
+    app.set('case sensitive routing', true)
+    const router = express.Router()
+    router.use(fetchBridge(products(), { expressRouting: true, shadow }))
+    router.get('/products/:id', (req, res) => void res.json({ id: req.params.id, by: 'express' }))
+    app.use(router)
+    await supertest(app).get('/Products/1').expect(200, { id: '1', by: 'hono' })
+    expect(shadow.stats()[0]).toMatchObject({ route: '/products/:id', canary: { hono: 1, express: 0, fallbacks: 0 } })
+  })
+
   it("front door, honoMiddleware: 'routes': trial routes, Hono routes and Express routes each answered by their side", async () => {
     const hono = products()
     hono.get('/new', (c) => c.text('hono new'))

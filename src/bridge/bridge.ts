@@ -25,7 +25,7 @@ import { createRequest } from '../request/request.js'
 import type { ExpressLikeRequest } from '../request/url.js'
 import { installGlobals } from './globals.js'
 import { BRIDGE_ENV, IN_FRONT_DOOR, REAL_REQUEST } from '../core/process-shared.js'
-import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/request-body.js'
+import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/body-read.js'
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './on-dispatch.js'
@@ -108,8 +108,17 @@ export function fetchBridge<Req extends IncomingMessage = IncomingMessage, Res e
   return handler
 }
 
-/** The bridges a shadow trial wraps: made as any bridge over `app`, but for their dispatch (see MakeBridge). */
-const trialBridge: MakeBridge = (app, options, dispatch) => makeBridge(app, options, resolveOptions(options), dispatch)
+/**
+ * The bridges a shadow trial wraps: made as any bridge over `app`, but for their dispatch (see MakeBridge).
+ * One options object is resolved once: its bridges share the resolved `expressRouting`, by which the
+ * router holding the trial is found (bridge/express-routing.ts).
+ */
+const resolvedFor = new WeakMap<object, ResolvedOptions>()
+const trialBridge: MakeBridge = (app, options, dispatch) => {
+  let opts = resolvedFor.get(options)
+  if (opts === undefined) resolvedFor.set(options, (opts = resolveOptions(options)))
+  return makeBridge(app, options, opts, dispatch)
+}
 
 function makeBridge(
   app: FetchApp,

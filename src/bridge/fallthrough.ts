@@ -21,6 +21,7 @@ import {
   isMiddleware,
   routeForPath,
   routerMatches,
+  type HonoRoute,
   type HonoRoutes,
 } from '../core/hono-routes.js'
 import { isThenable } from '../core/app-kinds.js'
@@ -36,7 +37,7 @@ type HonoLike = HonoAppShape
 
 interface NotFoundContext {
   env: unknown
-  req: { raw: Request; method: string; path: string; matchedRoutes?: Array<{ handler: unknown } | undefined> }
+  req: { raw: Request; method: string; path: string }
   executionCtx: unknown
   var: Record<string, unknown>
   res: Response
@@ -74,11 +75,11 @@ export function isUnmatched(env: object, response: { status: number }): boolean 
  * Without middleware around it, nobody looks: an empty 404, and the handler (which may log, count or
  * render) does not run for a request that goes on to Express.
  */
-async function markNotFound(c: NotFoundContext, hono: HonoLike, probe: HonoLike): Promise<Response> {
+async function markNotFound(c: NotFoundContext, probe: HonoLike): Promise<Response> {
   const env = c.env as Record<symbol, unknown> | undefined
   if (env === null || typeof env !== 'object') return new Response(null, { status: 404 })
   env[NOT_FOUND] = c
-  if (!wrappedByMiddleware(c, hono)) return new Response(null, { status: 404 })
+  if (!matchedRoutesOf(c).some((route) => isMiddleware(route.handler))) return new Response(null, { status: 404 })
   let own: unknown
   try {
     own = await probe.fetch(c.req.raw, env, c.executionCtx)
@@ -95,15 +96,16 @@ async function markNotFound(c: NotFoundContext, hono: HonoLike, probe: HonoLike)
 }
 
 /**
- * Whether middleware matched this request (and so runs around the not-found handler): read off the
- * match Hono already made for it (`c.req.matchedRoutes`, Hono 4), else matched again.
+ * The routes Hono matched for the request of `c` (middleware and handlers, in dispatch order): the
+ * match Hono already made (`c.req.matchedRoutes`, every Hono 4), not a second one. Empty if unreadable.
  */
-function wrappedByMiddleware(c: NotFoundContext, hono: HonoLike): boolean {
-  const matched = c.req.matchedRoutes
-  if (Array.isArray(matched)) return matched.some((route) => route !== undefined && isMiddleware(route.handler))
-  return routerMatches(hono as unknown as HonoRoutes, c.req.method, c.req.path).some(
-    (match) => match[0][1] !== undefined && isMiddleware(match[0][1].handler),
-  )
+export function matchedRoutesOf(c: unknown): HonoRoute[] {
+  try {
+    const routes = (c as { req?: { matchedRoutes?: unknown } } | undefined)?.req?.matchedRoutes
+    return Array.isArray(routes) ? (routes as HonoRoute[]) : []
+  } catch {
+    return []
+  }
 }
 
 /**
@@ -150,7 +152,7 @@ export function fallthroughFetch(app: HonoLike): Handler {
   const clone = app.basePath('/')
   const probe = app.basePath('/')
   probe.router = PROBE_ROUTER as unknown as HonoLike['router']
-  clone.notFound((c: NotFoundContext) => markNotFound(c, app, probe))
+  clone.notFound((c: NotFoundContext) => markNotFound(c, probe))
   clone.onError(recordingErrors((clone as unknown as { errorHandler: Handler }).errorHandler))
   const onError = app.onError
   app.onError = function (this: unknown, handler: Handler) {

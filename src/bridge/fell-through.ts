@@ -6,8 +6,8 @@
  * and a process warning names the route, once per route.
  */
 import type { IncomingMessage } from 'node:http'
-import { isMiddleware, type HonoRoute } from '../core/hono-routes.js'
-import { notFoundContext } from './fallthrough.js'
+import { isMiddleware } from '../core/hono-routes.js'
+import { matchedRoutesOf, notFoundContext } from './fallthrough.js'
 
 /** Set on the request: the route pattern that matched, and why the request went on. */
 export const FELL_THROUGH: unique symbol = Symbol('express-fetch-bridge/fell-through')
@@ -20,15 +20,8 @@ export interface FellThrough {
 const warned = new Set<string>()
 
 export function noteFellThrough(req: IncomingMessage, env: object): void {
-  const c = notFoundContext(env) as
-    { req?: { matchedRoutes?: HonoRoute[]; method?: string; path?: string } } | undefined
-  let routes: HonoRoute[] | undefined
-  try {
-    routes = c?.req?.matchedRoutes
-  } catch {
-    return
-  }
-  const route = Array.isArray(routes) ? routes.find((r) => !isMiddleware(r.handler)) : undefined
+  const c = notFoundContext(env) as { req: { method: string; path: string } } | undefined
+  const route = matchedRoutesOf(c).find((r) => !isMiddleware(r.handler))
   if (route === undefined) return
   ;(req as IncomingMessage & { [FELL_THROUGH]?: FellThrough })[FELL_THROUGH] = {
     route: route.path,
@@ -38,7 +31,7 @@ export function noteFellThrough(req: IncomingMessage, env: object): void {
   if (warned.has(key)) return
   warned.add(key)
   process.emitWarning(
-    `express-fetch-bridge: Hono route ${key} matched ${c!.req!.method} ${c!.req!.path} but gave no Response ` +
+    `express-fetch-bridge: Hono route ${key} matched ${c!.req.method} ${c!.req.path} but gave no Response ` +
       '(a handler without `return`, or next() / c.notFound()), so the request went on to Express. ' +
       'Warned once per route.',
     { code: 'EXPRESS_FETCH_BRIDGE_NO_RESPONSE' },

@@ -8,7 +8,7 @@ import { PlatformRequest } from '../core/platform.js'
 import { openAsBlob } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
 import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from '../request/rebuilt-body.js'
-import { hasBody } from '../request/request-body.js'
+import { hasBody } from '../request/body-read.js'
 import type { BodyInit } from '../core/fetch-types.js'
 
 /** The platform's Request (hosts such as @hono/node-server replace the global with their own). */

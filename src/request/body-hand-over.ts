@@ -5,19 +5,8 @@
  */
 
 import type { IncomingMessage } from 'node:http'
-import {
-  abortError,
-  attach,
-  detach,
-  finish,
-  onResponseClose,
-  READ,
-  FAILED,
-  READING,
-  STOPPED,
-  type BodyRead,
-  type ReadingRequest,
-} from './request-body.js'
+import { abortError, FAILED, READ, READING, STOPPED, type BodyRead, type ReadingRequest } from './body-read.js'
+import { attach, detach, finish, onResponseClose } from './request-body.js'
 
 /** The app read more of the body than is kept for the handlers behind, then let the request fall through. */
 /**

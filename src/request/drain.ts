@@ -12,7 +12,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { abandonRead } from './body-hand-over.js'
-import { hasBody, readToEnd } from './request-body.js'
+import { hasBody, readToEnd } from './body-read.js'
 
 export interface DrainBounds {
   maxBytes: number

@@ -7,20 +7,18 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-/** Whether the request has body framing (GET/HEAD never do, as for a real Request). */
-export function hasBody(req: IncomingMessage): boolean {
-  const method = req.method
-  if (method === 'GET' || method === 'HEAD') return false
-  const headers = req.headers
-  return (
-    headers['transfer-encoding'] !== undefined ||
-    (headers['content-length'] !== undefined && headers['content-length'] !== '0')
-  )
-}
-
-export function abortError(message: string): Error {
-  return new DOMException(message, 'AbortError')
-}
+import {
+  abortError,
+  DONE,
+  FAILED,
+  LIMIT,
+  READ,
+  READING,
+  REPLAY_LIMIT,
+  STOPPED,
+  type BodyRead,
+  type ReadingRequest,
+} from './body-read.js'
 
 function bodyAborted(): Error {
   return abortError('The client closed the connection before the body was read')
@@ -28,49 +26,6 @@ function bodyAborted(): Error {
 
 /** Bytes the stream buffers before the request is paused (the socket then stops being read). */
 const STREAM_BUFFER = 64 * 1024
-
-export const READING = 0
-const DONE = 1
-export const FAILED = 2
-export const STOPPED = 3
-
-export const READ = Symbol('express-fetch-bridge/body-read')
-
-/**
- * What the app read is kept, up to this many bytes, for the handlers behind the bridge: a Hono
- * middleware that reads every body (`bodyLimit()` counting a chunked upload) and then lets the
- * request fall through must not leave Express's parsers or multer an empty or cut body.
- */
-export const REPLAY_LIMIT = 4 * 1024 * 1024
-
-const LIMIT = Symbol('express-fetch-bridge/replay-limit')
-
-/** A bridge with another `replay.maxBytes` notes it on each request with a body (nothing otherwise). */
-export function noteReplayLimit(req: IncomingMessage, limit: number): void {
-  ;(req as ReadingRequest)[LIMIT] = limit
-}
-
-export interface BodyRead {
-  state: typeof READING | typeof DONE | typeof FAILED | typeof STOPPED
-  /** Bytes taken from the request. */
-  taken: number
-  /** Whole-body read: chunks so far and the promise's settlers. */
-  chunks: Buffer[] | undefined
-  resolve: ((body: Buffer) => void) | undefined
-  reject: ((err: unknown) => void) | undefined
-  /** Stream read: where the chunks go. */
-  controller: ReadableStreamDefaultController<Uint8Array> | undefined
-  /** Every chunk taken, for a hand-over; undefined once past {@link REPLAY_LIMIT} or discarded. */
-  kept: Buffer[] | undefined
-  /** The response: the request's 'end' is held back until it closes (see {@link settle}). */
-  res: ServerResponse | undefined
-  /** How much of what is taken is kept. */
-  limit: number
-  /** The body's Content-Length while it is read with 'data' (see {@link onData}); -1 in paused mode. */
-  expected: number
-}
-
-export type ReadingRequest = IncomingMessage & { [READ]?: BodyRead | undefined; [LIMIT]?: number }
 
 const EMPTY = Buffer.alloc(0)
 
@@ -131,7 +86,8 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
  * comes first as 'data' too.
  */
 function flowingLength(req: IncomingMessage): number {
-  if (req.complete || req.readableEncoding !== null) return -1
+  // Paused explicitly (req.pause() by earlier middleware): a 'data' listener would not resume it.
+  if (req.complete || req.readableEncoding !== null || req.readableFlowing === false) return -1
   const headers = req.headers
   const length = headers['content-length']
   if (length === undefined || headers['transfer-encoding'] !== undefined) return -1
@@ -212,14 +168,6 @@ function settle(req: ReadingRequest, err: unknown): void {
   }
 }
 
-/**
- * Whether the bridge read the body to its end. Node marks the request `complete` only when it emits
- * 'end', which a body read to its last byte holds back until the response is done (see {@link settle}).
- */
-export function readToEnd(req: IncomingMessage): boolean {
-  return (req as ReadingRequest)[READ]?.state === DONE
-}
-
 export function onResponseClose(this: ServerResponse): void {
   releaseEnd(this.req as ReadingRequest)
 }
@@ -254,7 +202,7 @@ function start(req: ReadingRequest, read: BodyRead): void {
     else settle(req, isClientGone(errored) ? bodyAborted() : errored)
     return
   }
-  // A pause() by earlier middleware does not matter in paused mode, and is undone by 'data' in flowing mode.
+  // A pause() by earlier middleware does not matter: such a request is read in paused mode (flowingLength).
   read.expected = flowingLength(req)
   attach(req, read)
   // No read now: 'readable' or 'data' come on a later tick (or 'end' for a body already over), so

@@ -3,7 +3,7 @@
 import { ServerResponse, type IncomingMessage } from 'node:http'
 import { drainAfterResponse } from '../request/drain.js'
 import { removeHeader, type FlatHeaders } from '../core/headers.js'
-import { hasBody } from '../request/request-body.js'
+import { hasBody } from '../request/body-read.js'
 import { writeHead } from './outgoing-headers.js'
 
 /** Statuses whose responses end at the header block (RFC 9112 §6.3): no Content-Length, no Transfer-Encoding. */

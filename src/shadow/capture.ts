@@ -6,7 +6,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
-import { hasBody } from '../request/request-body.js'
+import { hasBody } from '../request/body-read.js'
 import { bodyConsumed, rebuildBody, type ParsedRequest } from '../request/rebuilt-body.js'
 
 /** Collects bytes up to a bound; past it, only that it went over. */

@@ -1,0 +1,72 @@
+/**
+ * A request body's read, as state on the request: the states, the replay limit, and the checks other
+ * folders make (body framing). Reading it: request-body.ts; handing it on: body-hand-over.ts.
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/** Whether the request has body framing (GET/HEAD never do, as for a real Request). */
+export function hasBody(req: IncomingMessage): boolean {
+  const method = req.method
+  if (method === 'GET' || method === 'HEAD') return false
+  const headers = req.headers
+  return (
+    headers['transfer-encoding'] !== undefined ||
+    (headers['content-length'] !== undefined && headers['content-length'] !== '0')
+  )
+}
+
+export function abortError(message: string): Error {
+  return new DOMException(message, 'AbortError')
+}
+
+export const READING = 0
+export const DONE = 1
+export const FAILED = 2
+export const STOPPED = 3
+
+export const READ = Symbol('express-fetch-bridge/body-read')
+
+/**
+ * What the app read is kept, up to this many bytes, for the handlers behind the bridge: a Hono
+ * middleware that reads every body (`bodyLimit()` counting a chunked upload) and then lets the
+ * request fall through must not leave Express's parsers or multer an empty or cut body.
+ */
+export const REPLAY_LIMIT = 4 * 1024 * 1024
+
+export const LIMIT = Symbol('express-fetch-bridge/replay-limit')
+
+/** A bridge with another `replay.maxBytes` notes it on each request with a body (nothing otherwise). */
+export function noteReplayLimit(req: IncomingMessage, limit: number): void {
+  ;(req as ReadingRequest)[LIMIT] = limit
+}
+
+export interface BodyRead {
+  state: typeof READING | typeof DONE | typeof FAILED | typeof STOPPED
+  /** Bytes taken from the request. */
+  taken: number
+  /** Whole-body read: chunks so far and the promise's settlers. */
+  chunks: Buffer[] | undefined
+  resolve: ((body: Buffer) => void) | undefined
+  reject: ((err: unknown) => void) | undefined
+  /** Stream read: where the chunks go. */
+  controller: ReadableStreamDefaultController<Uint8Array> | undefined
+  /** Every chunk taken, for a hand-over; undefined once past {@link REPLAY_LIMIT} or discarded. */
+  kept: Buffer[] | undefined
+  /** The response: the request's 'end' is held back until it closes (see request-body.ts). */
+  res: ServerResponse | undefined
+  /** How much of what is taken is kept. */
+  limit: number
+  /** The body's Content-Length while it is read with 'data' (see request-body.ts); -1 in paused mode. */
+  expected: number
+}
+
+export type ReadingRequest = IncomingMessage & { [READ]?: BodyRead | undefined; [LIMIT]?: number }
+
+/**
+ * Whether the bridge read the body to its end. Node marks the request `complete` only when it emits
+ * 'end', which a body read to its last byte holds back until the response is done (see request-body.ts).
+ */
+export function readToEnd(req: IncomingMessage): boolean {
+  return (req as ReadingRequest)[READ]?.state === DONE
+}
