@@ -33,8 +33,12 @@ function machine(): BenchResults['machine'] {
   }
 }
 
+/** The command as a reader would type it: the --node binary named by its line, not by a path of this machine. */
 function commandLine(): string {
-  const args = process.argv.slice(2)
+  const major = config.nodeVersion.slice(1).split('.')[0]
+  const args = process.argv
+    .slice(2)
+    .map((a, i, all) => (all[i - 1] === '--node' ? `<node ${major} binary>` : a.replace(/^--node=.*/, `--node=<node ${major} binary>`)))
   return `npm run bench${args.length ? ' -- ' + args.join(' ') : ''}`
 }
 
