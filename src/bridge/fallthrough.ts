@@ -19,8 +19,11 @@ import {
   honoPath,
   isEveryPathMiddleware,
   isMiddleware,
+  NO_ROUTE,
+  ROUTE_FOR_METHOD,
   routeForPath,
   routerMatches,
+  sharingMatches,
   type HonoRoute,
   type HonoRoutes,
 } from '../core/hono-routes.js'
@@ -150,6 +153,7 @@ export function fallthroughFetch(app: HonoLike): Handler {
   let fetch = clones.get(app)
   if (fetch !== undefined) return fetch
   const clone = app.basePath('/')
+  clone.router = sharingMatches(app as unknown as HonoRoutes) as unknown as HonoLike['router']
   const probe = app.basePath('/')
   probe.router = PROBE_ROUTER as unknown as HonoLike['router']
   clone.notFound((c: NotFoundContext) => markNotFound(c, probe))
@@ -188,20 +192,44 @@ export function unmatchedCheck(
   let counted = -1
   let everyPath = false
   let firsts: Set<string> | undefined
-  return (method, target) => {
+  // The answer depends on the method and target alone until routes are added: most traffic repeats a
+  // few targets, and a remembered answer costs one lookup instead of Hono's getPath and router (a
+  // third of the bridge's own time per request in Express). Targets with a query are not kept (they
+  // rarely repeat); past TARGETS_KEPT targets for a method, the map starts over.
+  const answers = new Map<string, Map<string, boolean>>()
+  const decide = (method: string, target: string): boolean => {
     const path = honoPath(hono, target)
-    if (hasRoute !== undefined && !hasRoute(method, path)) return true
-    const routes = hono.routes
-    if (routes.length !== counted) {
-      counted = routes.length
-      everyPath = routes.some(isEveryPathMiddleware)
-      firsts = firstSegments(routes)
+    if (hasRoute !== undefined) {
+      const found = hasRoute(method, path)
+      if (found === NO_ROUTE) return true
+      // A route for this very method matched: something of the app matches the request.
+      if (found === ROUTE_FOR_METHOD) return false
     }
     if (everyPath) return false
     if (firsts !== undefined && !firsts.has(firstSegment(path))) return true
     return routerMatches(hono, method, path).length === 0
   }
+  return (method, target) => {
+    const routes = hono.routes
+    if (routes.length !== counted) {
+      counted = routes.length
+      everyPath = routes.some(isEveryPathMiddleware)
+      firsts = firstSegments(routes)
+      answers.clear()
+    }
+    if (target.indexOf('?') !== -1) return decide(method, target)
+    let known = answers.get(method)
+    if (known === undefined) answers.set(method, (known = new Map()))
+    let answer = known.get(target)
+    if (answer === undefined) {
+      answer = decide(method, target)
+      if (known.size >= TARGETS_KEPT) known.clear()
+      known.set(target, answer)
+    }
+    return answer
+  }
 }
+const TARGETS_KEPT = 1024
 
 /** Why `honoMiddleware: 'routes'` cannot be honoured for an app: it runs for every request. */
 export function cannotCheckRoutes(fallthrough: boolean): TypeError {

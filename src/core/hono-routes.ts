@@ -60,7 +60,47 @@ export function honoPath(hono: HonoRoutes, target: string): string {
 
 /** Every handler (middleware and routes) Hono's router matches for `method path`; HEAD routes as GET. */
 export function routerMatches(hono: HonoRoutes, method: string, path: string): Array<[[unknown, HonoRoute?], unknown]> {
-  return hono.router.match(method === 'HEAD' ? 'GET' : method, path)[0]
+  const router = hono.router
+  const routed = method === 'HEAD' ? 'GET' : method
+  const result = router.match(routed, path)
+  last.router = router
+  last.method = routed
+  last.path = path
+  last.routes = hono.routes.length
+  last.result = result
+  return result[0]
+}
+
+// The last match made, for the dispatch that follows the hand-on check in the same tick (see
+// sharingMatches): one slot, holding one result at most.
+const last: { router: unknown; method: string; path: string; routes: number; result: unknown } = {
+  router: undefined,
+  method: '',
+  path: '',
+  routes: -1,
+  result: undefined,
+}
+
+/**
+ * `hono`'s router for a copy of the app that dispatches the requests the hand-on check let through:
+ * a match the check just made for the same method and path (and the same routes) is taken instead of
+ * matching again, which for a route with parameters costs as much as the rest of the check. The
+ * router's answer depends on nothing else, so a match taken by a later request is still its answer.
+ */
+export function sharingMatches(hono: HonoRoutes): HonoRoutes['router'] {
+  const router = hono.router as HonoRoutes['router'] & { name?: string; add(...args: unknown[]): void }
+  return {
+    name: router.name,
+    add: (...args: unknown[]) => router.add(...args),
+    match(method: string, path: string) {
+      if (last.router === router && last.path === path && last.method === method && last.routes === hono.routes.length) {
+        const result = last.result as ReturnType<HonoRoutes['router']['match']>
+        last.result = last.router = undefined
+        return result
+      }
+      return router.match(method, path)
+    },
+  } as HonoRoutes['router']
 }
 
 /**
@@ -78,9 +118,10 @@ export function isEveryPathMiddleware(route: HonoRoute): boolean {
  * {@link isEveryPathMiddleware}). The one predicate the hand-on rule asks; it re-reads the app's routes
  * when routes are added. A first path segment no such route starts with is answered by a Set, not by
  * Hono's router (3 µs per match at 2,000 routes); routes starting with a parameter, wildcard or
- * pattern turn that off. `method` is only tried first (HEAD as GET): the answer is the same for any.
+ * pattern turn that off. `method` is tried first (HEAD as GET), and the answer says whether the route
+ * found is for it: then something matches the request itself, and the caller needs no second match.
  */
-export function routeForPath(hono: HonoRoutes): (method: string, path: string) => boolean {
+export function routeForPath(hono: HonoRoutes): (method: string, path: string) => RouteFor {
   let counted = -1
   let owners = new Set<HonoRoute>()
   let methods: string[] = []
@@ -93,14 +134,20 @@ export function routeForPath(hono: HonoRoutes): (method: string, path: string) =
       methods = [...new Set([...owners].map((route) => route.method))]
       firsts = firstSegments(owners)
     }
-    if (owners.size === 0) return false
-    if (firsts !== undefined && !firsts.has(firstSegment(path))) return false
+    if (owners.size === 0) return NO_ROUTE
+    if (firsts !== undefined && !firsts.has(firstSegment(path))) return NO_ROUTE
     const tried = method === 'HEAD' ? 'GET' : method
-    if (matchesOwner(hono, owners, tried, path)) return true
-    for (const other of methods) if (other !== tried && matchesOwner(hono, owners, other, path)) return true
-    return false
+    if (matchesOwner(hono, owners, tried, path)) return ROUTE_FOR_METHOD
+    for (const other of methods) if (other !== tried && matchesOwner(hono, owners, other, path)) return ROUTE_FOR_OTHER_METHOD
+    return NO_ROUTE
   }
 }
+
+/** What {@link routeForPath} found for a path: no route, one for the request's method, one for another only. */
+export type RouteFor = typeof NO_ROUTE | typeof ROUTE_FOR_METHOD | typeof ROUTE_FOR_OTHER_METHOD
+export const NO_ROUTE = 0
+export const ROUTE_FOR_METHOD = 1
+export const ROUTE_FOR_OTHER_METHOD = 2
 
 function matchesOwner(hono: HonoRoutes, owners: Set<HonoRoute>, method: string, path: string): boolean {
   for (const match of routerMatches(hono, method, path)) {
