@@ -147,7 +147,7 @@ export function routeForPath(hono: HonoRoutes): (method: string, path: string) =
 export type RouteFor = typeof NO_ROUTE | typeof ROUTE_FOR_METHOD | typeof ROUTE_FOR_OTHER_METHOD
 export const NO_ROUTE = 0
 export const ROUTE_FOR_METHOD = 1
-export const ROUTE_FOR_OTHER_METHOD = 2
+const ROUTE_FOR_OTHER_METHOD = 2
 
 function matchesOwner(hono: HonoRoutes, owners: Set<HonoRoute>, method: string, path: string): boolean {
   for (const match of routerMatches(hono, method, path)) {
