@@ -193,8 +193,8 @@ export function unmatchedCheck(
   let everyPath = false
   let firsts: Set<string> | undefined
   // The answer depends on the method and target alone until routes are added: most traffic repeats a
-  // few targets, and a remembered answer costs one lookup instead of Hono's getPath and router (a
-  // third of the bridge's own time per request in Express). Targets with a query are not kept (they
+  // few targets, and a remembered answer costs one lookup instead of Hono's getPath and router (on
+  // Node 24, ~40 ns instead of ~130-170 for a static route). Targets with a query are not kept (they
   // rarely repeat); past TARGETS_KEPT targets for a method, the map starts over.
   const answers = new Map<string, Map<string, boolean>>()
   const decide = (method: string, target: string): boolean => {

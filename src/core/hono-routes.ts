@@ -93,7 +93,12 @@ export function sharingMatches(hono: HonoRoutes): HonoRoutes['router'] {
     name: router.name,
     add: (...args: unknown[]) => router.add(...args),
     match(method: string, path: string) {
-      if (last.router === router && last.path === path && last.method === method && last.routes === hono.routes.length) {
+      if (
+        last.router === router &&
+        last.path === path &&
+        last.method === method &&
+        last.routes === hono.routes.length
+      ) {
         const result = last.result as ReturnType<HonoRoutes['router']['match']>
         last.result = last.router = undefined
         return result
@@ -138,7 +143,8 @@ export function routeForPath(hono: HonoRoutes): (method: string, path: string) =
     if (firsts !== undefined && !firsts.has(firstSegment(path))) return NO_ROUTE
     const tried = method === 'HEAD' ? 'GET' : method
     if (matchesOwner(hono, owners, tried, path)) return ROUTE_FOR_METHOD
-    for (const other of methods) if (other !== tried && matchesOwner(hono, owners, other, path)) return ROUTE_FOR_OTHER_METHOD
+    for (const other of methods)
+      if (other !== tried && matchesOwner(hono, owners, other, path)) return ROUTE_FOR_OTHER_METHOD
     return NO_ROUTE
   }
 }
