@@ -14,6 +14,7 @@ const OWN_STATUS: unique symbol = Symbol('express-fetch-bridge/not-found-status'
 
 import type { HonoAppShape } from '../core/app-kinds.js'
 import {
+  checkMatches,
   firstSegment,
   firstSegments,
   honoPath,
@@ -22,7 +23,6 @@ import {
   NO_ROUTE,
   ROUTE_FOR_METHOD,
   routeForPath,
-  routerMatches,
   sharingMatches,
   type HonoRoute,
   type HonoRoutes,
@@ -207,7 +207,7 @@ export function unmatchedCheck(
     }
     if (everyPath) return false
     if (firsts !== undefined && !firsts.has(firstSegment(path))) return true
-    return routerMatches(hono, method, path).length === 0
+    return checkMatches(hono, method, path).length === 0
   }
   return (method, target) => {
     const routes = hono.routes

@@ -60,6 +60,14 @@ export function honoPath(hono: HonoRoutes, target: string): string {
 
 /** Every handler (middleware and routes) Hono's router matches for `method path`; HEAD routes as GET. */
 export function routerMatches(hono: HonoRoutes, method: string, path: string): Array<[[unknown, HonoRoute?], unknown]> {
+  return hono.router.match(method === 'HEAD' ? 'GET' : method, path)[0]
+}
+
+/**
+ * {@link routerMatches} for the hand-on check: the match is also left for the dispatch that follows
+ * (see sharingMatches). Other readers (route names, the report) match after or apart from a dispatch.
+ */
+export function checkMatches(hono: HonoRoutes, method: string, path: string): Array<[[unknown, HonoRoute?], unknown]> {
   const router = hono.router
   const routed = method === 'HEAD' ? 'GET' : method
   const result = router.match(routed, path)
@@ -71,7 +79,7 @@ export function routerMatches(hono: HonoRoutes, method: string, path: string): A
   return result[0]
 }
 
-// The last match made, for the dispatch that follows the hand-on check in the same tick (see
+// The hand-on check's last match, for the dispatch that follows it in the same tick (see
 // sharingMatches): one slot, holding one result at most.
 const last: { router: unknown; method: string; path: string; routes: number; result: unknown } = {
   router: undefined,
@@ -156,7 +164,7 @@ export const ROUTE_FOR_METHOD = 1
 const ROUTE_FOR_OTHER_METHOD = 2
 
 function matchesOwner(hono: HonoRoutes, owners: Set<HonoRoute>, method: string, path: string): boolean {
-  for (const match of routerMatches(hono, method, path)) {
+  for (const match of checkMatches(hono, method, path)) {
     if (match[0][1] !== undefined && owners.has(match[0][1])) return true
   }
   return false
