@@ -11,37 +11,6 @@ import type { FlatHeaders } from '../core/headers.js'
 // express-session) reads an array argument as [name, value] pairs: give such wrappers no list.
 const nativeWriteHead = ServerResponse.prototype.writeHead
 
-type Earlier = Record<string, [string, string | number | string[]]>
-
-/**
- * Headers earlier middleware set (Express's X-Powered-By) that the app does not replace, put in front of
- * the app's list, and Node's slot emptied: writeHead then takes the list as it is (its fast path)
- * instead of a setHeader() per app header into that slot. The same lines go out; the list is kept
- * for the getters (keepLater).
- */
-function withEarlier(res: ServerResponse, flat: FlatHeaders, earlier: Earlier): FlatHeaders {
-  const out: FlatHeaders = []
-  for (const key in earlier) {
-    if (indexOfName(flat, key) !== -1) continue
-    const [name, value] = earlier[key]
-    if (Array.isArray(value)) for (const v of value) out.push(name, v)
-    else out.push(name, typeof value === 'string' ? value : String(value))
-  }
-  if (out.length === 0) return flat
-  for (let i = 0; i < flat.length; i++) out.push(flat[i])
-  ;(res as unknown as Slots)[kOutHeaders!] = null
-  return out
-}
-
-/** Where a lower-case name is in a flat list (any case), or -1. */
-function indexOfName(flat: FlatHeaders, lower: string): number {
-  for (let i = 0; i < flat.length; i += 2) {
-    const name = flat[i]
-    if (name.length === lower.length && (name === lower || name.toLowerCase() === lower)) return i
-  }
-  return -1
-}
-
 export function writeHead(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders): void {
   if (res.writeHead !== nativeWriteHead || needsMerge(res, flat)) {
     // Node 20's writeHead applies a flat list with setHeader when earlier middleware set headers, so a
@@ -61,23 +30,18 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
   }
   // Common case: each name once, nothing to merge. Node replaces earlier values of these names
   // (Express's X-Powered-By stays) and, without earlier headers, validates the list before setting any.
+  // Node's slot is never emptied or replaced once setHeader() filled it: doing so made V8 allocate
+  // every later response's objects in old space (heap growing under load, major GCs per request).
   const slots = res as unknown as Slots
-  const earlier = kOutHeaders === undefined ? null : slots[kOutHeaders]
-  const list =
-    earlier !== null && earlier !== undefined && !Array.isArray(earlier)
-      ? withEarlier(res, flat, earlier as Earlier)
-      : flat
-  const unkept = kOutHeaders !== undefined && slots[kOutHeaders] === null
+  const unkept = kOutHeaders !== undefined && (slots[kOutHeaders] === null || slots[kOutHeaders] === undefined)
   try {
-    if (statusText === '') res.writeHead(status, list)
-    else res.writeHead(status, statusText, list)
+    if (statusText === '') res.writeHead(status, flat)
+    else res.writeHead(status, statusText, flat)
   } catch (err) {
-    // Node checks the whole list before setting any of it: the earlier headers stay for the error answer.
-    if (list !== flat) slots[kOutHeaders!] = earlier
-    else dropHeaders(res, flat)
+    dropHeaders(res, flat)
     throw err
   }
-  if (unkept) keepLater(res, list)
+  if (unkept) keepLater(res, flat)
 }
 
 // Node keeps the headers set with setHeader() in this slot; writeHead(status, list) on a response that

@@ -1,6 +1,6 @@
-// Headers earlier Express middleware set go into the one list the bridge gives writeHead (bridge's
-// outgoing-headers.ts): the same lines reach the client and res.getHeaders(), and when Node refuses a
-// header of the app's, the earlier ones are still there for the error answer.
+// Headers earlier Express middleware set stay in Node's own header slot and the app's join them there
+// (bridge's outgoing-headers.ts): the same lines reach the client and res.getHeaders(), and when Node
+// refuses a header of the app's, the earlier ones are still there for the error answer.
 import request from 'supertest'
 import express from 'express'
 import { Hono } from 'hono'
@@ -25,7 +25,7 @@ function app(seen: Record<string, unknown>[]) {
   return e
 }
 
-describe('headers set before the bridge, sent with the app\'s in one list', () => {
+describe('headers set before the bridge, sent with the app\'s', () => {
   it('sends Express\'s and earlier middleware\'s headers with the app\'s; the app\'s value wins; getHeaders() sees them all', async () => {
     const seen: Record<string, unknown>[] = []
     const res = await request(app(seen)).get('/ok')
