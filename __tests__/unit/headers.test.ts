@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { indexOfHeader, removeHeader, type FlatHeaders } from '../../src/core/headers'
+import { indexOfHeader, removeHeader, sameName, type FlatHeaders } from '../../src/core/headers'
 import { flattenHeaders, flattenInit } from '../../src/core/light-headers'
 import type { HeadersInit } from '../../src/core/fetch-types'
 
@@ -144,6 +144,19 @@ describe('indexOfHeader and removeHeader against Headers.has/delete', () => {
         expect([...asHeaders(list)]).toEqual([...headers])
       }),
       { numRuns: 200 },
+    )
+  })
+})
+
+describe('sameName against Headers', () => {
+  it('holds exactly when a Headers object takes the two names as one', () => {
+    fc.assert(
+      fc.property(name, name, (a, b) => {
+        const headers = new Headers([[a, '1']])
+        expect(sameName(a, b)).toBe(headers.has(b))
+        expect(sameName(b, a)).toBe(sameName(a, b))
+      }),
+      { numRuns: 500 },
     )
   })
 })

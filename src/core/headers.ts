@@ -23,11 +23,29 @@ export function requestHeaders(req: IncomingMessage): Headers {
 /** A flat `[name, value, name, value …]` list, as `res.writeHead` accepts it. */
 export type FlatHeaders = string[]
 
+/**
+ * Whether two header names are the same name (ASCII case-insensitive). Names are mostly lower case
+ * already and differ early: compared in place, without a toLowerCase() copy of either.
+ */
+export function sameName(a: string, b: string): boolean {
+  if (a === b) return true
+  const len = a.length
+  if (b.length !== len) return false
+  for (let i = 0; i < len; i++) {
+    let x = a.charCodeAt(i)
+    let y = b.charCodeAt(i)
+    if (x === y) continue
+    if (x >= 65 && x <= 90) x += 32
+    if (y >= 65 && y <= 90) y += 32
+    if (x !== y) return false
+  }
+  return true
+}
+
 /** Index of a header name (case-insensitive) in a flat list, or -1. `lower` must be lower case. */
 export function indexOfHeader(flat: FlatHeaders, lower: string): number {
   for (let i = 0; i < flat.length; i += 2) {
-    const name = flat[i]
-    if (name.length === lower.length && name.toLowerCase() === lower) return i
+    if (sameName(flat[i], lower)) return i
   }
   return -1
 }
@@ -35,7 +53,6 @@ export function indexOfHeader(flat: FlatHeaders, lower: string): number {
 /** Remove every occurrence of a header (case-insensitive) from a flat list. */
 export function removeHeader(flat: FlatHeaders, lower: string): void {
   for (let i = flat.length - 2; i >= 0; i -= 2) {
-    const name = flat[i]
-    if (name.length === lower.length && name.toLowerCase() === lower) flat.splice(i, 2)
+    if (sameName(flat[i], lower)) flat.splice(i, 2)
   }
 }

@@ -2,7 +2,7 @@
 
 import { ServerResponse, type IncomingMessage } from 'node:http'
 import { drainAfterResponse } from '../request/drain.js'
-import { removeHeader, type FlatHeaders } from '../core/headers.js'
+import { removeHeader, sameName, type FlatHeaders } from '../core/headers.js'
 import { hasBody } from '../request/body-read.js'
 import { writeHead } from './outgoing-headers.js'
 
@@ -35,10 +35,7 @@ export function chunkFor(res: ServerResponse, bytes: Uint8Array): Uint8Array {
 /** Drop Content-Length and Transfer-Encoding from a flat list in one pass (the body's own length is sent). */
 function removeFraming(flat: FlatHeaders): void {
   for (let i = flat.length - 2; i >= 0; i -= 2) {
-    const len = flat[i].length
-    if (len !== 14 && len !== 17) continue
-    const lower = flat[i].toLowerCase()
-    if (lower === 'content-length' || lower === 'transfer-encoding') flat.splice(i, 2)
+    if (sameName(flat[i], 'content-length') || sameName(flat[i], 'transfer-encoding')) flat.splice(i, 2)
   }
 }
 

@@ -5,7 +5,7 @@
  */
 
 import { OutgoingMessage, ServerResponse, type OutgoingHttpHeader } from 'node:http'
-import type { FlatHeaders } from '../core/headers.js'
+import { sameName, type FlatHeaders } from '../core/headers.js'
 
 // Middleware that wraps writeHead (on-headers ≤ 1.0.2, in morgan 1.10 and older compression and
 // express-session) reads an array argument as [name, value] pairs: give such wrappers no list.
@@ -28,12 +28,25 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     else res.writeHead(status, statusText)
     return
   }
-  // Common case: each name once, nothing to merge. Node replaces earlier values of these names
-  // (Express's X-Powered-By stays) and, without earlier headers, validates the list before setting any.
-  // Node's slot is never emptied or replaced once setHeader() filled it: doing so made V8 allocate
-  // every later response's objects in old space (heap growing under load, major GCs per request).
+  // Common case: each name once, nothing to merge.
   const slots = res as unknown as Slots
-  const unkept = kOutHeaders !== undefined && (slots[kOutHeaders] === null || slots[kOutHeaders] === undefined)
+  const earlier = kOutHeaders === undefined ? null : slots[kOutHeaders]
+  if (earlier !== null && earlier !== undefined) {
+    // Headers set before the bridge (Express's X-Powered-By): the app's join them in Node's own slot,
+    // replacing earlier values of the same names, one validation each. Given as a list, writeHead would
+    // remove, append and set each name (validating twice); emptying the slot to send one list instead
+    // made V8 allocate every later response's objects in old space (heap growth, major GCs under load).
+    try {
+      for (let i = 0; i < flat.length; i += 2) res.setHeader(flat[i], flat[i + 1])
+    } catch (err) {
+      dropHeaders(res, flat)
+      throw err
+    }
+    if (statusText === '') res.writeHead(status)
+    else res.writeHead(status, statusText)
+    return
+  }
+  // Nothing set before: Node validates the whole list before taking any of it, and sends it as it is.
   try {
     if (statusText === '') res.writeHead(status, flat)
     else res.writeHead(status, statusText, flat)
@@ -41,7 +54,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     dropHeaders(res, flat)
     throw err
   }
-  if (unkept) keepLater(res, flat)
+  if (kOutHeaders !== undefined) keepLater(res, flat)
 }
 
 // Node keeps the headers set with setHeader() in this slot; writeHead(status, list) on a response that
@@ -123,15 +136,8 @@ function needsMerge(res: ServerResponse, flat: FlatHeaders): boolean {
   if (hasHeader.call(res, 'content-length') || hasHeader.call(res, 'transfer-encoding')) return true
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i]
-    const len = name.length
-    if (len === 10 || len === 4) {
-      const lower = name.toLowerCase()
-      if ((lower === 'set-cookie' || lower === 'vary') && hasHeader.call(res, lower)) return true
-    }
-    for (let j = 0; j < i; j += 2) {
-      const other = flat[j]
-      if (other.length === len && (other === name || other.toLowerCase() === name.toLowerCase())) return true
-    }
+    if ((sameName(name, 'set-cookie') || sameName(name, 'vary')) && hasHeader.call(res, name)) return true
+    for (let j = 0; j < i; j += 2) if (sameName(flat[j], name)) return true
   }
   return false
 }
@@ -153,7 +159,7 @@ export function mergeWithOutgoing(res: ServerResponse, flat: FlatHeaders): void 
   let vary = -1
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i]
-    if (name.length === 10 && name.toLowerCase() === 'set-cookie') {
+    if (sameName(name, 'set-cookie')) {
       const existing = res.getHeader('set-cookie')
       if (existing !== undefined) {
         // writeHead replaces a header named in its list: put the earlier cookies first.
@@ -164,7 +170,7 @@ export function mergeWithOutgoing(res: ServerResponse, flat: FlatHeaders): void 
         res.removeHeader('set-cookie')
         i += extra.length
       }
-    } else if (name.length === 4 && name.toLowerCase() === 'vary') {
+    } else if (sameName(name, 'vary')) {
       vary = i
     }
   }
