@@ -12,7 +12,9 @@ import { sameName, type FlatHeaders } from '../core/headers.js'
 const nativeWriteHead = ServerResponse.prototype.writeHead
 
 export function writeHead(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders): void {
-  if (res.writeHead !== nativeWriteHead || needsMerge(res, flat)) {
+  // Node's slot: null while nothing was set, undefined on a response without one (HTTP/2's).
+  const earlier = kOutHeaders === undefined ? undefined : (res as unknown as Slots)[kOutHeaders]
+  if (res.writeHead !== nativeWriteHead || (earlier !== null && needsMerge(res, earlier, flat))) {
     // Node 20's writeHead applies a flat list with setHeader when earlier middleware set headers, so a
     // repeated name (two Set-Cookie) would keep only the last value, and Set-Cookie/Vary need merging
     // with the earlier values: replace the earlier values ourselves and append every line.
@@ -29,8 +31,6 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     return
   }
   // Common case: each name once, nothing to merge.
-  const slots = res as unknown as Slots
-  const earlier = kOutHeaders === undefined ? null : slots[kOutHeaders]
   if (earlier !== null && earlier !== undefined) {
     // Headers set before the bridge (Express's X-Powered-By): the app's join them in Node's own slot,
     // replacing earlier values of the same names, one validation each. Given as a list, writeHead would
@@ -46,7 +46,8 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     else res.writeHead(status, statusText)
     return
   }
-  // Nothing set before: Node validates the whole list before taking any of it, and sends it as it is.
+  // Nothing set before: Node validates the whole list before taking any of it and sends it as it is,
+  // repeated names included.
   try {
     if (statusText === '') res.writeHead(status, flat)
     else res.writeHead(status, statusText, flat)
@@ -54,7 +55,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     dropHeaders(res, flat)
     throw err
   }
-  if (kOutHeaders !== undefined) keepLater(res, flat)
+  if (earlier === null) keepLater(res, flat)
 }
 
 // Node keeps the headers set with setHeader() in this slot; writeHead(status, list) on a response that
@@ -125,21 +126,32 @@ function dropHeaders(res: ServerResponse, flat: FlatHeaders): void {
 }
 
 /**
- * Whether the app's headers need {@link mergeWithOutgoing} and one-by-one appending: framing headers
- * set by earlier middleware, Set-Cookie/Vary already on `res`, or a name the app repeats. Costs a few
- * length comparisons for the usual two or three headers (no getHeaderNames() array).
+ * Whether the app's headers need {@link mergeWithOutgoing} and one-by-one appending, given headers set
+ * before (`earlier`: Node's slot, or undefined to ask `res`): framing headers among them, Set-Cookie/Vary
+ * among them and the app's, or a name the app repeats. Without earlier headers Node takes the list as it is.
  */
-// Node's own hasHeader, past the getter wrappers below: before the head is written there is nothing to fill in.
-const hasHeader = OutgoingMessage.prototype.hasHeader
-
-function needsMerge(res: ServerResponse, flat: FlatHeaders): boolean {
-  if (hasHeader.call(res, 'content-length') || hasHeader.call(res, 'transfer-encoding')) return true
+function needsMerge(res: ServerResponse, earlier: unknown, flat: FlatHeaders): boolean {
+  if (has(res, earlier, 'content-length') || has(res, earlier, 'transfer-encoding')) return true
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i]
-    if ((sameName(name, 'set-cookie') || sameName(name, 'vary')) && hasHeader.call(res, name)) return true
+    if (
+      sameName(name, 'set-cookie')
+        ? has(res, earlier, 'set-cookie')
+        : sameName(name, 'vary') && has(res, earlier, 'vary')
+    )
+      return true
     for (let j = 0; j < i; j += 2) if (sameName(flat[j], name)) return true
   }
   return false
+}
+
+// Node's own hasHeader, past the getter wrappers below: before the head is written there is nothing to fill in.
+const hasHeader = OutgoingMessage.prototype.hasHeader
+
+/** Whether a header was set before: read from Node's slot (keyed by lower-case name) when there is one. */
+function has(res: ServerResponse, earlier: unknown, lower: string): boolean {
+  if (earlier === undefined) return hasHeader.call(res, lower)
+  return (earlier as Record<string, unknown>)[lower] !== undefined
 }
 
 function asList(value: OutgoingHttpHeader): string[] {
