@@ -10,7 +10,7 @@
  * divided by the requests wrk completed. The modes are run in interleaved rounds and the median of
  * each mode's rounds is reported. Needs valgrind (Debian: `apt-get install -y valgrind`) and wrk.
  */
-import { execFile, spawn } from 'node:child_process'
+import { execFile, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
   }
   const first = median(counts.get(modes[0])!)
-  console.log(`${route.method} ${route.path}, ${rounds} rounds, ${warmup} s warm-up, ${seconds} s counted, wrk -t1 -c10 (Node ${process.env.BENCH_NODE ? 'from BENCH_NODE' : process.version})`)
+  console.log(`${route.method} ${route.path}, ${rounds} rounds, ${warmup} s warm-up, ${seconds} s counted, wrk -t1 -c10 (Node ${spawnSync(process.env.BENCH_NODE || process.execPath, ['-v'], { encoding: 'utf8' }).stdout.trim()})`)
   console.log('| Mode | K instructions/request (median) | rounds | ÷ first mode |')
   console.log('|---|---:|---|---:|')
   for (const mode of modes) {

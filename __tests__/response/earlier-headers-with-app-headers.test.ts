@@ -11,6 +11,8 @@ function app(seen: Record<string, unknown>[]) {
   hono.get('/ok', (c) => c.json({ ok: true }, 200, { 'x-app': 'yes', 'content-language': 'en' }))
   // Platform Headers take a control character that Node refuses in a header value.
   hono.get('/bad', () => new Response('x', { headers: { 'x-bad': 'a\u0001b' } }))
+  // The first header replaces an earlier one, the second is refused.
+  hono.get('/bad-after-replace', () => new Response('x', { headers: { 'content-language': 'en', 'x-bad': 'a\u0001b' } }))
   const e = express()
   e.use((_req, res, next) => {
     res.setHeader('X-Earlier', '1')
@@ -45,5 +47,13 @@ describe('headers set before the bridge, sent with the app\'s', () => {
     expect(res.text).toBe('failed: x-bad')
     expect(res.headers['x-earlier']).toBe('1')
     expect(res.headers['x-bad']).toBeUndefined()
+  })
+
+  it('keeps an earlier value the app was replacing when Node refuses a later header of the app\'s', async () => {
+    const res = await request(app([])).get('/bad-after-replace')
+    expect(res.status).toBe(500)
+    expect(res.text).toBe('failed: x-bad')
+    expect(res.headers['content-language']).toBe('fr')
+    expect(res.headers['x-earlier']).toBe('1')
   })
 })

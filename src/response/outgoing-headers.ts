@@ -4,7 +4,13 @@
  * after an invalid header.
  */
 
-import { OutgoingMessage, ServerResponse, type OutgoingHttpHeader } from 'node:http'
+import {
+  OutgoingMessage,
+  ServerResponse,
+  validateHeaderName,
+  validateHeaderValue,
+  type OutgoingHttpHeader,
+} from 'node:http'
 import { sameName, type FlatHeaders } from '../core/headers.js'
 
 // Middleware that wraps writeHead (on-headers ≤ 1.0.2, in morgan 1.10 and older compression and
@@ -36,6 +42,14 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     // replacing earlier values of the same names, one validation each. Given as a list, writeHead would
     // remove, append and set each name (validating twice); emptying the slot to send one list instead
     // made V8 allocate every later response's objects in old space (heap growth, major GCs under load).
+    // Replacing one of them: the whole list is checked first, so that a refused header leaves the
+    // earlier values for the error answer (setHeader checks one header at a time).
+    if (replacesEarlier(earlier as object, flat)) {
+      for (let i = 0; i < flat.length; i += 2) {
+        validateHeaderName(flat[i])
+        validateHeaderValue(flat[i], flat[i + 1])
+      }
+    }
     try {
       for (let i = 0; i < flat.length; i += 2) res.setHeader(flat[i], flat[i + 1])
     } catch (err) {
@@ -141,6 +155,14 @@ function needsMerge(res: ServerResponse, earlier: unknown, flat: FlatHeaders): b
     )
       return true
     for (let j = 0; j < i; j += 2) if (sameName(flat[j], name)) return true
+  }
+  return false
+}
+
+/** Whether the app names a header already in Node's slot (usually one key: Express's x-powered-by). */
+function replacesEarlier(earlier: object, flat: FlatHeaders): boolean {
+  for (const key in earlier) {
+    for (let i = 0; i < flat.length; i += 2) if (sameName(flat[i], key)) return true
   }
   return false
 }
