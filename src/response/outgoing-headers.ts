@@ -44,7 +44,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     // made V8 allocate every later response's objects in old space (heap growth, major GCs under load).
     // Replacing one of them: the whole list is checked first, so that a refused header leaves the
     // earlier values for the error answer (setHeader checks one header at a time).
-    if (replacesEarlier(earlier as object, flat)) {
+    if (replacesEarlier(earlier as Record<string, unknown>, flat)) {
       for (let i = 0; i < flat.length; i += 2) {
         validateHeaderName(flat[i])
         validateHeaderValue(flat[i], flat[i + 1])
@@ -159,10 +159,22 @@ function needsMerge(res: ServerResponse, earlier: unknown, flat: FlatHeaders): b
   return false
 }
 
-/** Whether the app names a header already in Node's slot (usually one key: Express's x-powered-by). */
-function replacesEarlier(earlier: object, flat: FlatHeaders): boolean {
-  for (const key in earlier) {
-    for (let i = 0; i < flat.length; i += 2) if (sameName(flat[i], key)) return true
+/**
+ * Whether the app names a header already in Node's slot (keyed by lower-case name). Looked up by name:
+ * the slot is a dictionary-mode object, and enumerating it costs more than a few lookups.
+ */
+function replacesEarlier(earlier: Record<string, unknown>, flat: FlatHeaders): boolean {
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i]
+    if (earlier[name] !== undefined || (hasUpperCase(name) && earlier[name.toLowerCase()] !== undefined)) return true
+  }
+  return false
+}
+
+function hasUpperCase(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i)
+    if (c >= 65 && c <= 90) return true
   }
   return false
 }
