@@ -57,3 +57,48 @@ describe('headers set before the bridge, sent with the app\'s', () => {
     expect(res.headers['x-earlier']).toBe('1')
   })
 })
+
+// The merge path (Set-Cookie or Vary on both sides, or a writeHead wrapper such as compression's) replaces
+// and merges earlier values: a header of the app's that Node refuses must still leave them all in place.
+describe('a refused header on the merge path leaves every earlier value for the error answer', () => {
+  function mergeApp(wrapWriteHead: boolean) {
+    const hono = new Hono()
+    const bad = 'a\u0001b'
+    hono.get('/cookie', () => new Response('x', { headers: { 'set-cookie': 'a=1', 'x-bad': bad } }))
+    hono.get('/vary', () => new Response('x', { headers: { vary: 'Accept-Encoding', 'x-bad': bad } }))
+    hono.get('/custom', () => new Response('x', { headers: { 'x-custom': 'late', 'x-bad': bad } }))
+    const e = express()
+    e.use((_req, res, next) => {
+      if (wrapWriteHead) {
+        // What on-headers (compression, morgan, express-session) does: the bridge then takes the merge path.
+        const writeHead = res.writeHead
+        res.writeHead = function (this: typeof res, ...args: unknown[]) {
+          return (writeHead as (...a: unknown[]) => typeof res).apply(this, args)
+        } as typeof res.writeHead
+      }
+      res.cookie('early', 'e')
+      res.setHeader('Vary', 'Origin')
+      res.setHeader('X-Custom', 'early')
+      next()
+    })
+    e.use(fetchBridge(hono))
+    e.use(((_err, _req, res, _next) => {
+      res.status(500).send('handled')
+    }) as express.ErrorRequestHandler)
+    return e
+  }
+
+  for (const wrapped of [false, true]) {
+    for (const path of ['/cookie', '/vary', '/custom']) {
+      it(`${path}${wrapped ? ' behind a writeHead wrapper' : ''}`, async () => {
+        const res = await request(mergeApp(wrapped)).get(path)
+        expect(res.status).toBe(500)
+        expect(res.text).toBe('handled')
+        expect(res.headers['x-bad']).toBeUndefined()
+        expect(res.headers['set-cookie']).toEqual(['early=e; Path=/'])
+        expect(res.headers['vary']).toBe('Origin')
+        expect(res.headers['x-custom']).toBe('early')
+      })
+    }
+  }
+})

@@ -24,6 +24,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     // Node 20's writeHead applies a flat list with setHeader when earlier middleware set headers, so a
     // repeated name (two Set-Cookie) would keep only the last value, and Set-Cookie/Vary need merging
     // with the earlier values: replace the earlier values ourselves and append every line.
+    if (earlier !== null) checkAll(res, flat)
     mergeWithOutgoing(res, flat)
     for (let i = 0; i < flat.length; i += 2) res.removeHeader(flat[i])
     try {
@@ -44,12 +45,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     // made V8 allocate every later response's objects in old space (heap growth, major GCs under load).
     // Replacing one of them: the whole list is checked first, so that a refused header leaves the
     // earlier values for the error answer (setHeader checks one header at a time).
-    if (replacesEarlier(earlier as Record<string, unknown>, flat)) {
-      for (let i = 0; i < flat.length; i += 2) {
-        validateHeaderName(flat[i])
-        validateHeaderValue(flat[i], flat[i + 1])
-      }
-    }
+    if (replacesEarlier(earlier as Record<string, unknown>, flat)) checkAll(res, flat)
     try {
       for (let i = 0; i < flat.length; i += 2) res.setHeader(flat[i], flat[i + 1])
     } catch (err) {
@@ -157,6 +153,23 @@ function needsMerge(res: ServerResponse, earlier: unknown, flat: FlatHeaders): b
     for (let j = 0; j < i; j += 2) if (sameName(flat[j], name)) return true
   }
   return false
+}
+
+type Lenient = { _isLenientHeaderValidation?: () => boolean }
+
+/**
+ * Node's checks of every header of the list before any of it touches `res`: when earlier values are
+ * about to be replaced or merged, a refused header must leave them for the error answer.
+ */
+function checkAll(res: ServerResponse, flat: FlatHeaders): void {
+  // Node 22+ accepts a few more bytes in values with insecureHTTPParser; Node 20 has no such mode.
+  const lenient =
+    typeof (res as Lenient)._isLenientHeaderValidation === 'function' && (res as Lenient)._isLenientHeaderValidation!()
+  const checkValue = validateHeaderValue as (name: string, value: unknown, lenient: boolean) => void
+  for (let i = 0; i < flat.length; i += 2) {
+    validateHeaderName(flat[i])
+    checkValue(flat[i], flat[i + 1], lenient)
+  }
 }
 
 /**
