@@ -50,6 +50,22 @@ function options(argv: string[]): Map<string, string> {
   return opts
 }
 
+/**
+ * The command line of the one-server scripts (bench:profile, bench:instructions): positional arguments,
+ * numeric `--name value` / `--name=value` options, and `--no-build`.
+ */
+export function scriptArgs(argv: string[]): { positional: string[]; num: (name: string, fallback: number) => number; build: boolean } {
+  const positional: string[] = []
+  const flags = new Map<string, string>()
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i])
+    if (!m) positional.push(argv[i])
+    else flags.set(m[1], m[2] ?? (m[1] === 'no-build' ? '1' : argv[++i]))
+  }
+  const num = (name: string, fallback: number) => (flags.has(name) ? Number(flags.get(name)) : fallback)
+  return { positional, num, build: !flags.has('no-build') }
+}
+
 function positive(opts: Map<string, string>, name: string, fallback: number): number {
   const v = opts.get(name)
   if (v === undefined || v === '') return fallback

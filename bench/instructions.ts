@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
+import { scriptArgs } from './config.js'
 import { buildServers, ROOT, serverFile } from './build.js'
 import { MODES, ROUTES, bodyBytes, type RouteInfo } from './modes.js'
 import { pinned } from './server-process.js'
@@ -24,13 +25,7 @@ import { parseWrk } from './stats.js'
 const run = promisify(execFile)
 
 function parse(argv: string[]) {
-  const positional: string[] = []
-  const flags = new Map<string, string>()
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i])
-    if (!m) positional.push(argv[i])
-    else flags.set(m[1], m[2] ?? (m[1] === 'no-build' ? '1' : argv[++i]))
-  }
+  const { positional, num, build } = scriptArgs(argv)
   const [routePath, ...modes] = positional
   const route = ROUTES.find((r) => r.path === routePath)
   if (route === undefined || bodyBytes(route) > 0 || modes.length === 0 || modes.some((m) => !MODES.some((x) => x.id === m))) {
@@ -38,8 +33,7 @@ function parse(argv: string[]) {
       `usage: npm run bench:instructions -- <route> <mode> [<mode> …]\n  routes: ${ROUTES.filter((r) => bodyBytes(r) === 0).map((r) => r.path).join(', ')}\n  modes: ${MODES.map((x) => x.id).join(', ')}`,
     )
   }
-  const num = (k: string, d: number) => (flags.has(k) ? Number(flags.get(k)) : d)
-  return { route, modes, rounds: num('rounds', 2), warmup: num('warmup', 15), seconds: num('seconds', 20), build: !flags.has('no-build') }
+  return { route, modes, rounds: num('rounds', 2), warmup: num('warmup', 15), seconds: num('seconds', 20), build }
 }
 
 async function wrk(port: number, route: RouteInfo, seconds: number): Promise<number> {

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { scriptArgs } from './config.js'
 import { buildServers, ROOT } from './build.js'
 import { summarise } from './cpuprofile-top.js'
 import { MODES, ROUTES } from './modes.js'
@@ -13,19 +14,12 @@ import { startServer, stopServer } from './server-process.js'
 import { wrk } from './wrk.js'
 
 function parse(argv: string[]) {
-  const positional: string[] = []
-  const flags = new Map<string, string>()
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i])
-    if (!m) positional.push(argv[i])
-    else flags.set(m[1], m[2] ?? (m[1] === 'no-build' ? '1' : argv[++i]))
-  }
+  const { positional, num, build } = scriptArgs(argv)
   const [mode, route] = positional
   if (!MODES.some((x) => x.id === mode) || !ROUTES.some((r) => r.path === route)) {
     throw new Error(`usage: npm run bench:profile -- <mode> <route>\n  modes: ${MODES.map((x) => x.id).join(', ')}\n  routes: ${ROUTES.map((r) => r.path).join(', ')}`)
   }
-  const num = (k: string, d: number) => (flags.has(k) ? Number(flags.get(k)) : d)
-  return { mode, route: ROUTES.find((r) => r.path === route)!, seconds: num('seconds', 10), connections: num('connections', 50), top: num('top', 30), build: !flags.has('no-build') }
+  return { mode, route: ROUTES.find((r) => r.path === route)!, seconds: num('seconds', 10), connections: num('connections', 50), top: num('top', 30), build }
 }
 
 async function main(): Promise<void> {
