@@ -27,15 +27,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     if (earlier !== null) checkAll(res, flat)
     mergeWithOutgoing(res, flat)
     for (let i = 0; i < flat.length; i += 2) res.removeHeader(flat[i])
-    try {
-      for (let i = 0; i < flat.length; i += 2) res.appendHeader(flat[i], flat[i + 1])
-    } catch (err) {
-      dropHeaders(res, flat)
-      throw err
-    }
-    if (statusText === '') res.writeHead(status)
-    else res.writeHead(status, statusText)
-    return
+    return writeFromSlot(res, status, statusText, flat, true)
   }
   // Common case: each name once, nothing to merge.
   if (earlier !== null && earlier !== undefined) {
@@ -46,15 +38,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     // Replacing one of them: the whole list is checked first, so that a refused header leaves the
     // earlier values for the error answer (setHeader checks one header at a time).
     if (replacesEarlier(earlier as Record<string, unknown>, flat)) checkAll(res, flat)
-    try {
-      for (let i = 0; i < flat.length; i += 2) res.setHeader(flat[i], flat[i + 1])
-    } catch (err) {
-      dropHeaders(res, flat)
-      throw err
-    }
-    if (statusText === '') res.writeHead(status)
-    else res.writeHead(status, statusText)
-    return
+    return writeFromSlot(res, status, statusText, flat, false)
   }
   // Nothing set before: Node validates the whole list before taking any of it and sends it as it is,
   // repeated names included.
@@ -66,6 +50,28 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     throw err
   }
   if (earlier === null) keepLater(res, flat)
+}
+
+/**
+ * The app's lines put into Node's slot one at a time (appended to, or replacing, what is there), then the
+ * head written from the slot. A header Node refuses drops the app's lines set so far.
+ */
+function writeFromSlot(
+  res: ServerResponse,
+  status: number,
+  statusText: string,
+  flat: FlatHeaders,
+  append: boolean,
+): void {
+  try {
+    if (append) for (let i = 0; i < flat.length; i += 2) res.appendHeader(flat[i], flat[i + 1])
+    else for (let i = 0; i < flat.length; i += 2) res.setHeader(flat[i], flat[i + 1])
+  } catch (err) {
+    dropHeaders(res, flat)
+    throw err
+  }
+  if (statusText === '') res.writeHead(status)
+  else res.writeHead(status, statusText)
 }
 
 // Node keeps the headers set with setHeader() in this slot; writeHead(status, list) on a response that
