@@ -25,7 +25,7 @@ import { createRequest } from '../request/request.js'
 import type { ExpressLikeRequest } from '../request/url.js'
 import { installGlobals } from './globals.js'
 import { BRIDGE_ENV, IN_FRONT_DOOR, REAL_REQUEST } from '../core/process-shared.js'
-import { hasBody, noteReplayLimit, REPLAY_LIMIT } from '../request/body-read.js'
+import { framesBody, noteReplayLimit, REPLAY_LIMIT } from '../request/body-read.js'
 import { writeResponse } from '../response/serializer.js'
 import { recordBridge } from './bridge-info.js'
 import { reportingBridge } from './on-dispatch.js'
@@ -165,8 +165,10 @@ function makeBridge(
     // HTTP/2 (node:http2's compatibility objects): made to read as HTTP/1.1 (see http2/http2-exchange.ts).
     if (req.httpVersionMajor === 2) fromHttp2(req, res)
 
+    // Read once, before the bridge adds its own state to req (see framesBody).
+    const headers = req.headers
     // The drain of an unread body must know when the request came (see drain.ts).
-    if (hasBody(req)) {
+    if (framesBody(req.method, headers)) {
       if (!req.complete) noteUnfinishedBody(req, drain)
       if (replayLimit !== REPLAY_LIMIT) noteReplayLimit(req, replayLimit)
     }
@@ -180,7 +182,7 @@ function makeBridge(
 
     let request: Request
     try {
-      request = createRequest(req, res, origin, keepMountPath, routing)
+      request = createRequest(req, res, origin, keepMountPath, routing, headers)
       // Without the global override the app gets what it asked for: a platform Request, which the
       // platform's own Request constructor, clone() and fetch() accept (the lazy one they do not).
       if (!overrideGlobalObjects) request = (request as unknown as { [REAL_REQUEST](): Request })[REAL_REQUEST]()
@@ -192,10 +194,13 @@ function makeBridge(
       return badRequest(res)
     }
     // `incoming` and `outgoing` are the request's own objects: an `env()` result cannot replace them.
-    const env: object =
+    const env: Record<PropertyKey, unknown> =
       envFactory === undefined
-        ? { incoming: req, outgoing: res, [BRIDGE_ENV]: true, [ROUTE_NAMING]: naming }
-        : { ...envFactory(req, res), incoming: req, outgoing: res, [BRIDGE_ENV]: true, [ROUTE_NAMING]: naming }
+        ? { incoming: req, outgoing: res }
+        : { ...envFactory(req, res), incoming: req, outgoing: res }
+    // Stored, not written in the literal: a literal with computed keys is built by the runtime.
+    env[BRIDGE_ENV] = true
+    env[ROUTE_NAMING] = naming
 
     if (frontDoorHono && next === undefined) (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = true
     let result: unknown

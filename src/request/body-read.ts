@@ -3,13 +3,23 @@
  * folders make (body framing). Reading it: request-body.ts; handing it on: body-hand-over.ts.
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 
 /** Whether the request has body framing (GET/HEAD never do, as for a real Request). */
 export function hasBody(req: IncomingMessage): boolean {
   const method = req.method
+  // Before the headers: reading req.headers is a getter call, not a field load.
   if (method === 'GET' || method === 'HEAD') return false
-  const headers = req.headers
+  return framesBody(method, req.headers)
+}
+
+/**
+ * {@link hasBody} for headers already read: the bridge reads `req.headers` once per request, before it
+ * adds its own state to the request (each addition is another shape for the getter's inline cache to
+ * meet; past four of them every later read of `req.headers`, the app's included, takes the slow path).
+ */
+export function framesBody(method: string | undefined, headers: IncomingHttpHeaders): boolean {
+  if (method === 'GET' || method === 'HEAD') return false
   return (
     headers['transfer-encoding'] !== undefined ||
     (headers['content-length'] !== undefined && headers['content-length'] !== '0')

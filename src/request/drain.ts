@@ -12,7 +12,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { abandonRead } from './body-hand-over.js'
-import { hasBody, readToEnd } from './body-read.js'
+import { readToEnd } from './body-read.js'
 
 export interface DrainBounds {
   maxBytes: number
@@ -37,7 +37,10 @@ interface DrainState {
 
 type DrainingRequest = IncomingMessage & { [DRAIN]?: DrainState | undefined; [SEEN]?: number; [BOUNDS]?: DrainBounds }
 
-/** Called by the bridge for a request whose body is still arriving: when, and with which bounds. */
+/**
+ * Called by the bridge for a request with body framing whose body is still arriving: when, and with
+ * which bounds. Only such a request is drained.
+ */
 export function noteUnfinishedBody(req: IncomingMessage, bounds: DrainBounds): void {
   const r = req as DrainingRequest
   r[SEEN] = Date.now()
@@ -48,8 +51,9 @@ export function noteUnfinishedBody(req: IncomingMessage, bounds: DrainBounds): v
 export function drainAfterResponse(req: IncomingMessage): void {
   // HTTP/2: node:http2 ends the stream with RST_STREAM(NO_ERROR) once the response is done (RFC 9113
   // §8.1); the connection, shared by other streams, is never the drain's to close.
-  if (req.complete || req.destroyed || !hasBody(req) || req.httpVersionMajor === 2 || readToEnd(req)) return
   const r = req as DrainingRequest
+  // Only a request the bridge saw with its body still arriving (noted then, so headers are not read again).
+  if (req.complete || r[SEEN] === undefined || readToEnd(req) || req.destroyed || req.httpVersionMajor === 2) return
   if (r[DRAIN] !== undefined) return
   abandonRead(req)
   const bounds = r[BOUNDS] ?? DEFAULT_DRAIN

@@ -5,7 +5,7 @@
  * request handed on to the next handler can be checked: {@link handOver}.
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 
 import {
   abortError,
@@ -85,10 +85,9 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
  * buffered in the request (the first chunk came with the head, and Express ran before the bridge)
  * comes first as 'data' too.
  */
-function flowingLength(req: IncomingMessage): number {
+function flowingLength(req: IncomingMessage, headers: IncomingHttpHeaders): number {
   // Paused explicitly (req.pause() by earlier middleware): a 'data' listener would not resume it.
   if (req.complete || req.readableEncoding !== null || req.readableFlowing === false) return -1
-  const headers = req.headers
   const length = headers['content-length']
   if (length === undefined || headers['transfer-encoding'] !== undefined) return -1
   const n = Number(length)
@@ -193,7 +192,7 @@ export function finish(read: BodyRead, err: unknown): void {
   else read.resolve!(chunks.length === 1 ? chunks[0] : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, read.taken))
 }
 
-function start(req: ReadingRequest, read: BodyRead): void {
+function start(req: ReadingRequest, read: BodyRead, headers: IncomingHttpHeaders): void {
   req[READ] = read
   if (req.destroyed) {
     // Gone before the first read: no event will come, the complete body (if any) is buffered.
@@ -203,7 +202,7 @@ function start(req: ReadingRequest, read: BodyRead): void {
     return
   }
   // A pause() by earlier middleware does not matter: such a request is read in paused mode (flowingLength).
-  read.expected = flowingLength(req)
+  read.expected = flowingLength(req, headers)
   attach(req, read)
   // No read now: 'readable' or 'data' come on a later tick (or 'end' for a body already over), so
   // whatever the caller does in this turn (`req.destroy(err)` right after asking) comes first.
@@ -229,14 +228,17 @@ function newRead(
   }
 }
 
-/** Read the whole body from the socket. Rejects if the client goes away before it is complete. */
-export function readBody(req: IncomingMessage, res?: ServerResponse): Promise<Buffer> {
+/**
+ * Read the whole body from the socket. Rejects if the client goes away before it is complete.
+ * `headers`: the request's, when the caller has read them already (see framesBody).
+ */
+export function readBody(req: IncomingMessage, res?: ServerResponse, headers?: IncomingHttpHeaders): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(EMPTY)
   return new Promise<Buffer>((resolve, reject) => {
     const read = newRead(req as ReadingRequest, undefined, res)
     read.resolve = resolve
     read.reject = reject
-    start(req, read)
+    start(req, read, headers ?? req.headers)
   })
 }
 
@@ -245,14 +247,18 @@ export function readBody(req: IncomingMessage, res?: ServerResponse): Promise<Bu
  * only while the stream wants more). Nothing is read before the first pull: building the stream
  * (`request.body`) leaves the request as it is, for the handlers behind the bridge.
  */
-export function bodyStream(req: IncomingMessage, res?: ServerResponse): ReadableStream<Uint8Array> {
+export function bodyStream(
+  req: IncomingMessage,
+  res?: ServerResponse,
+  headers?: IncomingHttpHeaders,
+): ReadableStream<Uint8Array> {
   const r = req as ReadingRequest
   // This stream's reader (an earlier bridge in the chain may have left its own on the request).
   let read: BodyRead | undefined
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        if (read === undefined) start(r, (read = newRead(r, controller, res)))
+        if (read === undefined) start(r, (read = newRead(r, controller, res)), headers ?? r.headers)
         else if (read.state === READING && read.expected === -1) onReadable.call(r)
       },
       cancel() {

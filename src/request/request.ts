@@ -5,11 +5,11 @@
  * A body that is null (GET) or already read follows the platform's rules for bodyUsed, reads and clone().
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import { delegateRemaining } from '../core/delegate.js'
 import { requestHeaders } from '../core/headers.js'
 import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from './rebuilt-body.js'
-import { abortError, hasBody } from './body-read.js'
+import { abortError, framesBody } from './body-read.js'
 import { bodyStream, readBody } from './request-body.js'
 import { REAL_REQUEST } from '../core/process-shared.js'
 import { PlatformRequest, PlatformResponse } from '../core/platform.js'
@@ -53,15 +53,21 @@ class LazyRequest {
   /** Whether an Express parser read the body before the bridge ran; decided before we read anything. */
   #parsed: boolean | undefined
   #url: string
+  /** `req.headers`, read once (see framesBody). */
+  #nodeHeaders: IncomingHttpHeaders
+  /** Whether the request has body framing: decided once, as the bridge saw it. */
+  #hasBody: boolean
   #headers: Headers | undefined
   #controller: AbortController | undefined
   #real: Request | undefined
   #used = false
 
-  constructor(req: IncomingMessage, res: ServerResponse | undefined, url: string) {
+  constructor(req: IncomingMessage, res: ServerResponse | undefined, url: string, headers: IncomingHttpHeaders) {
     this.#req = req
     this.#res = res
     this.#url = url
+    this.#nodeHeaders = headers
+    this.#hasBody = framesBody(req.method, headers)
   }
 
   static {
@@ -72,7 +78,7 @@ class LazyRequest {
     if (this.#real === undefined) {
       const req = this.#req
       const method = req.method ?? 'GET'
-      const withBody = hasBody(req) && !isForbiddenMethod(method)
+      const withBody = this.#hasBody && !isForbiddenMethod(method)
       // Read directly already: the real Request gets a body that is used up, as the platform's would be.
       const used = withBody && this.#used
       let body: ReadableStream<Uint8Array> | Buffer | null = null
@@ -87,7 +93,7 @@ class LazyRequest {
             body = erroredStream(err)
           }
         } else {
-          body = bodyStream(req, this.#res)
+          body = bodyStream(req, this.#res, this.#nodeHeaders)
         }
       }
       const init: RequestInit & { duplex?: 'half' } = {
@@ -115,7 +121,7 @@ class LazyRequest {
     if (this.#headers === undefined) {
       const req = this.#req
       const headers = (this.#headers = requestHeaders(req))
-      if (hasBody(req) && this.#parsedByExpress()) {
+      if (this.#hasBody && this.#parsedByExpress()) {
         try {
           describeRebuilt(headers, this.#rebuild())
         } catch {
@@ -153,7 +159,7 @@ class LazyRequest {
   }
   get body(): ReadableStream<Uint8Array> | null {
     // A GET (or a POST without framing) has no body: no need for the real Request to say so.
-    if (this.#real === undefined && !hasBody(this.#req)) return null
+    if (this.#real === undefined && !this.#hasBody) return null
     return this.#materialize().body
   }
   get bodyUsed(): boolean {
@@ -164,7 +170,7 @@ class LazyRequest {
     if (this.#real !== undefined) return this.#real.arrayBuffer().then((ab) => Buffer.from(ab))
     const req = this.#req
     // A null body can be read any number of times and is never "used", as on the platform.
-    if (!hasBody(req)) return Promise.resolve(EMPTY)
+    if (!this.#hasBody) return Promise.resolve(EMPTY)
     if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'))
     this.#used = true
     if (this.#parsedByExpress()) {
@@ -174,7 +180,7 @@ class LazyRequest {
         return Promise.reject(err)
       }
     }
-    return readBody(req, this.#res)
+    return readBody(req, this.#res, this.#nodeHeaders)
   }
 
   text(): Promise<string> {
@@ -223,7 +229,7 @@ class LazyRequest {
       method: this.method,
       url: this.url,
       headers: this.headers,
-      body: real !== undefined ? real.body : hasBody(this.#req) ? LAZY_BODY : null,
+      body: real !== undefined ? real.body : this.#hasBody ? LAZY_BODY : null,
       bodyUsed: this.bodyUsed,
     }
     return `Request ${inspect(shown, { ...options, depth: depth == null ? null : depth - 1 })}`
@@ -234,19 +240,23 @@ class LazyRequest {
 delegateRemaining(LazyRequest, PlatformRequest, realOf)
 Object.setPrototypeOf(LazyRequest.prototype, PlatformRequest.prototype)
 
-/** Build the lazy Request for a Node request. Throws a `BadRequestError` for a bad Host/target. */
+/**
+ * Build the lazy Request for a Node request. Throws a `BadRequestError` for a bad Host/target.
+ * `headers`: `req.headers`, when the caller has read them already (see framesBody).
+ */
 export function createRequest(
   req: IncomingMessage,
   res: ServerResponse | undefined,
   origin: string | undefined,
   keepMountPath: boolean,
   routing?: TargetRouting,
+  headers: IncomingHttpHeaders = req.headers,
 ): Request {
   const url = requestUrl(
     req as ExpressLikeRequest,
-    origin ?? requestOrigin(req as ExpressLikeRequest),
+    origin ?? requestOrigin(req as ExpressLikeRequest, headers),
     keepMountPath,
     routing,
   )
-  return new LazyRequest(req, res, url) as unknown as Request
+  return new LazyRequest(req, res, url, headers) as unknown as Request
 }

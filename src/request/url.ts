@@ -4,7 +4,7 @@
  * the usual path.
  */
 
-import type { IncomingMessage } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import { BadRequestError } from '../core/errors.js'
 import { routedTarget, type TargetRouting } from '../core/routed-target.js'
 
@@ -157,21 +157,21 @@ export interface ExpressLikeRequest extends IncomingMessage {
 }
 
 /** The origin (`scheme://host`) of a request, following Express's trust-proxy rules when present. */
-export function requestOrigin(req: ExpressLikeRequest): string {
+export function requestOrigin(req: ExpressLikeRequest, headers: IncomingHttpHeaders = req.headers): string {
   const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean }
   let proto = socket && socket.encrypted ? 'https' : 'http'
-  let host = req.headers.host
+  let host = headers.host
   const settings = req.app?.settings
   if (settings !== undefined) {
     const trust = settings['trust proxy fn'] as ((addr: string | undefined, i: number) => boolean) | undefined
     if (trust !== undefined && trust(socket?.remoteAddress, 0)) {
-      const fproto = req.headers['x-forwarded-proto']
+      const fproto = headers['x-forwarded-proto']
       if (typeof fproto === 'string' && fproto !== '') {
         const comma = fproto.indexOf(',')
         proto = (comma === -1 ? fproto : fproto.slice(0, comma)).trim().toLowerCase()
         if (proto !== 'http' && proto !== 'https') throw new BadRequestError('Invalid X-Forwarded-Proto')
       }
-      const fhost = req.headers['x-forwarded-host']
+      const fhost = headers['x-forwarded-host']
       if (typeof fhost === 'string' && fhost !== '') {
         const comma = fhost.indexOf(',')
         host = (comma === -1 ? fhost : fhost.slice(0, comma)).trim()

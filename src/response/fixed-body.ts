@@ -3,7 +3,6 @@
 import { ServerResponse, type IncomingMessage } from 'node:http'
 import { drainAfterResponse } from '../request/drain.js'
 import { removeHeader, sameName, type FlatHeaders } from '../core/headers.js'
-import { hasBody } from '../request/body-read.js'
 import { writeHead } from './outgoing-headers.js'
 
 /** Statuses whose responses end at the header block (RFC 9112 §6.3): no Content-Length, no Transfer-Encoding. */
@@ -58,9 +57,7 @@ export function endFixed(
     writeHead(res, status, statusText, flat)
     res.end(typeof data === 'string' ? data : chunkFor(res, data))
   }
-  // A method and a property compared on the fast path (a GET is never complete while it is answered
-  // synchronously); the drain itself only for a body the app left unread.
-  if (!req.complete && hasBody(req)) drainAfterResponse(req)
+  drainAfterResponse(req)
 }
 
 /** {@link endFixed} for a body read ahead in chunks: written corked (one writev), not copied into one buffer. */
@@ -84,7 +81,7 @@ export function endChunks(
   for (const chunk of chunks) res.write(chunkFor(res, chunk))
   res.end()
   res.uncork()
-  if (!req.complete && hasBody(req)) drainAfterResponse(req)
+  drainAfterResponse(req)
 }
 
 /**
