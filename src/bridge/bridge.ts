@@ -21,7 +21,7 @@ import { badRequest, failed, passOn, someoneBehind, withListen } from './hand-of
 import { fromHttp2 } from '../http2/http2-exchange.js'
 import { BadRequestError } from '../core/errors.js'
 import { noteUnfinishedBody } from '../request/drain.js'
-import { createRequest } from '../request/request.js'
+import { bridgeAnswers, createRequest } from '../request/request.js'
 import type { ExpressLikeRequest } from '../request/url.js'
 import { installGlobals } from './globals.js'
 import { BRIDGE_ENV, IN_FRONT_DOOR, REAL_REQUEST } from '../core/process-shared.js'
@@ -180,12 +180,14 @@ function makeBridge(
       if (target !== undefined && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
     }
 
+    // The lazy Request: what the app gets, unless it asked for the platform's (see below).
+    let lazy: Request
     let request: Request
     try {
-      request = createRequest(req, res, origin, keepMountPath, routing, headers)
+      request = lazy = createRequest(req, res, origin, keepMountPath, routing, headers)
       // Without the global override the app gets what it asked for: a platform Request, which the
       // platform's own Request constructor, clone() and fetch() accept (the lazy one they do not).
-      if (!overrideGlobalObjects) request = (request as unknown as { [REAL_REQUEST](): Request })[REAL_REQUEST]()
+      if (!overrideGlobalObjects) request = (lazy as unknown as { [REAL_REQUEST](): Request })[REAL_REQUEST]()
     } catch (err) {
       // A Host or target the app cannot be given as Express routed it (`OPTIONS *`, dot segments, a
       // Host no URL can hold): not the app's. Whoever is behind answers it as without the bridge.
@@ -207,15 +209,15 @@ function makeBridge(
     try {
       result = fetch(request, env, executionContext)
     } catch (err) {
-      return failed(req, res, next, err)
+      return appFailed(lazy, req, res, next, err)
     }
     if (isThenable(result)) {
       ;(result as Promise<unknown>).then(
-        (response) => respond(response, req, res, next, env, handsOn, fallback, naming, request),
-        (err) => failed(req, res, next, err),
+        (response) => respond(response, req, res, next, env, handsOn, fallback, naming, lazy),
+        (err) => appFailed(lazy, req, res, next, err),
       )
     } else {
-      respond(result, req, res, next, env, handsOn, fallback, naming, request)
+      respond(result, req, res, next, env, handsOn, fallback, naming, lazy)
     }
   })
   return recordBridge(handler, { app, fetch, opts, ctx: executionContext, routing: routingOf })
@@ -230,7 +232,7 @@ function respond(
   handsOn: boolean,
   fallback: ResolvedOptions['fallback'],
   naming: RouteNaming | undefined,
-  // The Request the app was given: its URL is the path Hono routed on, which names the route.
+  // The lazy Request made for the app: its URL is the path Hono routed on, which names the route.
   request: Request,
 ): void {
   // The app is done: response-phase code (a session middleware's header hooks) reading req.session
@@ -239,18 +241,20 @@ function respond(
     (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = false
   // The handler (or Express middleware run by expressMiddleware()) answered through res itself.
   if (res.headersSent || res.writableEnded) {
+    bridgeAnswers(request)
     if (naming !== undefined) nameAnsweredRoute(req, naming, request.url)
     return
   }
   if (response === undefined || response === null) {
     if (handsOn) return passOn(req, res, next, fallback)
-    return failed(req, res, next, new TypeError('The app returned no Response'))
+    return appFailed(request, req, res, next, new TypeError('The app returned no Response'))
   }
   // The Hono clone's not-found handler ran and middleware did not turn its answer into another one.
   if (isUnmatched(env, response as Response)) {
     noteFellThrough(req, env)
     return passOn(req, res, next, fallback)
   }
+  bridgeAnswers(request)
   if (naming !== undefined) nameAnsweredRoute(req, naming, request.url)
   let written: void | Promise<void>
   try {
@@ -259,4 +263,10 @@ function respond(
     return failed(req, res, next, err)
   }
   if (written !== undefined) written.then(undefined, (err: unknown) => failed(req, res, next, err))
+}
+
+/** The app threw or rejected: its failure is the answer (`next(err)` or an error page), never a hand-on. */
+function appFailed(request: Request, req: IncomingMessage, res: ServerResponse, next: NextFunction | undefined, err: unknown): void {
+  bridgeAnswers(request)
+  failed(req, res, next, err)
 }

@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from 'node:http'
 import { abortError, FAILED, READ, READING, STOPPED, type BodyRead, type ReadingRequest } from './body-read.js'
-import { attach, detach, finish, onResponseClose } from './request-body.js'
+import { attach, detach, finish } from './request-body.js'
 
 /** The app read more of the body than is kept for the handlers behind, then let the request fall through. */
 /**
@@ -74,7 +74,7 @@ export function handOver(req: IncomingMessage): Error | undefined {
   if (read.taken > 0) {
     // The handlers behind own the body now: nothing is held for the app, and its 'end' is theirs.
     read.kept = undefined
-    if (read.res !== undefined) read.res.off('close', onResponseClose)
+    if (read.hold !== undefined) read.hold.read = undefined
   }
   return undefined
 }

@@ -3,7 +3,7 @@
  * folders make (body framing). Reading it: request-body.ts; handing it on: body-hand-over.ts.
  */
 
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 
 /** Whether the request has body framing (GET/HEAD never do, as for a real Request). */
 export function hasBody(req: IncomingMessage): boolean {
@@ -63,19 +63,32 @@ export interface BodyRead {
   controller: ReadableStreamDefaultController<Uint8Array> | undefined
   /** Every chunk taken, for a hand-over; undefined once past {@link REPLAY_LIMIT} or discarded. */
   kept: Buffer[] | undefined
-  /** The response: the request's 'end' is held back until it closes (see request-body.ts). */
-  res: ServerResponse | undefined
+  /** The bridge's request: a body read to its end holds back 'end' until the bridge answers (see {@link EndHold}). */
+  hold: EndHold | undefined
   /** How much of what is taken is kept. */
   limit: number
   /** The body's Content-Length while it is read with 'data' (see request-body.ts); -1 in paused mode. */
   expected: number
 }
 
+/**
+ * One per request the bridge gives the app (made with its Request, before any read): while the
+ * bridge may still hand the request on, a body read to its last byte holds back 'end', so the bytes
+ * can be put back for the handlers behind. Once the bridge answers (writes the app's response, or
+ * reports its failure) nothing can be handed on and 'end' comes: at once, or when a read still going
+ * ends. Kept apart from the read so that an answer given before the app starts reading counts too.
+ */
+export interface EndHold {
+  answered: boolean
+  /** The read under way or done, until it is handed on. */
+  read: BodyRead | undefined
+}
+
 export type ReadingRequest = IncomingMessage & { [READ]?: BodyRead | undefined; [LIMIT]?: number }
 
 /**
  * Whether the bridge read the body to its end. Node marks the request `complete` only when it emits
- * 'end', which a body read to its last byte holds back until the response is done (see request-body.ts).
+ * 'end', which a body read to its last byte holds back until the bridge answers (see {@link EndHold}).
  */
 export function readToEnd(req: IncomingMessage): boolean {
   return (req as ReadingRequest)[READ]?.state === DONE

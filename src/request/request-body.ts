@@ -5,7 +5,7 @@
  * request handed on to the next handler can be checked: {@link handOver}.
  */
 
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 
 import {
   abortError,
@@ -17,6 +17,7 @@ import {
   REPLAY_LIMIT,
   STOPPED,
   type BodyRead,
+  type EndHold,
   type ReadingRequest,
 } from './body-read.js'
 
@@ -158,17 +159,22 @@ function settle(req: ReadingRequest, err: unknown): void {
   read.state = err === undefined ? DONE : FAILED
   detach(req, read)
   finish(read, err)
-  // Read to its end, but 'end' not emitted yet: let it come once the response is done (unless the
-  // request is handed on first, with the bytes put back).
-  if (err === undefined && !req.readableEnded) {
-    const res = read.res
-    if (res === undefined || res.closed) releaseEnd(req)
-    else res.once('close', onResponseClose)
+  // Read to its end, but 'end' not emitted yet: it waits while the request may still be handed on,
+  // with the bytes put back (see EndHold).
+  if (err === undefined) {
+    const hold = read.hold
+    if (hold === undefined || hold.answered) releaseEnd(req)
   }
 }
 
-export function onResponseClose(this: ServerResponse): void {
-  releaseEnd(this.req as ReadingRequest)
+/**
+ * The bridge answers the request (see EndHold): a body read to its end may now emit 'end'; one still
+ * being read will when it ends.
+ */
+export function answered(req: IncomingMessage, hold: EndHold): void {
+  hold.answered = true
+  const read = hold.read
+  if (read !== undefined && read.state === DONE) releaseEnd(req)
 }
 
 /** Let a request read to its end emit 'end' (and close), as after a plain read. */
@@ -211,10 +217,10 @@ function start(req: ReadingRequest, read: BodyRead, headers: IncomingHttpHeaders
 function newRead(
   req: ReadingRequest,
   controller: ReadableStreamDefaultController<Uint8Array> | undefined,
-  res: ServerResponse | undefined,
+  hold: EndHold | undefined,
 ): BodyRead {
   const limit = req[LIMIT] ?? REPLAY_LIMIT
-  return {
+  const read: BodyRead = {
     state: READING,
     taken: 0,
     chunks: controller === undefined ? [] : undefined,
@@ -222,20 +228,22 @@ function newRead(
     reject: undefined,
     controller,
     kept: limit > 0 ? [] : undefined,
-    res,
+    hold,
     limit,
     expected: -1,
   }
+  if (hold !== undefined) hold.read = read
+  return read
 }
 
 /**
  * Read the whole body from the socket. Rejects if the client goes away before it is complete.
  * `headers`: the request's, when the caller has read them already (see framesBody).
  */
-export function readBody(req: IncomingMessage, res?: ServerResponse, headers?: IncomingHttpHeaders): Promise<Buffer> {
+export function readBody(req: IncomingMessage, hold?: EndHold, headers?: IncomingHttpHeaders): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(EMPTY)
   return new Promise<Buffer>((resolve, reject) => {
-    const read = newRead(req as ReadingRequest, undefined, res)
+    const read = newRead(req as ReadingRequest, undefined, hold)
     read.resolve = resolve
     read.reject = reject
     start(req, read, headers ?? req.headers)
@@ -249,7 +257,7 @@ export function readBody(req: IncomingMessage, res?: ServerResponse, headers?: I
  */
 export function bodyStream(
   req: IncomingMessage,
-  res?: ServerResponse,
+  hold?: EndHold,
   headers?: IncomingHttpHeaders,
 ): ReadableStream<Uint8Array> {
   const r = req as ReadingRequest
@@ -258,7 +266,7 @@ export function bodyStream(
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        if (read === undefined) start(r, (read = newRead(r, controller, res)), headers ?? r.headers)
+        if (read === undefined) start(r, (read = newRead(r, controller, hold)), headers ?? r.headers)
         else if (read.state === READING && read.expected === -1) onReadable.call(r)
       },
       cancel() {

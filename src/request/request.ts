@@ -9,8 +9,8 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { delegateRemaining } from '../core/delegate.js'
 import { requestHeaders } from '../core/headers.js'
 import { bodyConsumed, describeRebuilt, rebuildBody, type ParsedRequest } from './rebuilt-body.js'
-import { abortError, framesBody } from './body-read.js'
-import { bodyStream, readBody } from './request-body.js'
+import { abortError, framesBody, type EndHold } from './body-read.js'
+import { answered, bodyStream, readBody } from './request-body.js'
 import { REAL_REQUEST } from '../core/process-shared.js'
 import { PlatformRequest, PlatformResponse } from '../core/platform.js'
 import { isForbiddenMethod, platformRequest } from './forbidden-method.js'
@@ -45,6 +45,7 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
 }
 
 let realOf!: (r: LazyRequest) => Request
+let answeredOf!: (r: LazyRequest) => void
 
 class LazyRequest {
   #req: ExpressLikeRequest & ParsedRequest
@@ -57,6 +58,8 @@ class LazyRequest {
   #nodeHeaders: IncomingHttpHeaders
   /** Whether the request has body framing: decided once, as the bridge saw it. */
   #hasBody: boolean
+  /** For a bridged request with a body: holds back its 'end' until the bridge answers. */
+  #hold: EndHold | undefined
   #headers: Headers | undefined
   #controller: AbortController | undefined
   #real: Request | undefined
@@ -68,10 +71,14 @@ class LazyRequest {
     this.#url = url
     this.#nodeHeaders = headers
     this.#hasBody = framesBody(req.method, headers)
+    this.#hold = this.#hasBody && res !== undefined ? { answered: false, read: undefined } : undefined
   }
 
   static {
     realOf = (r) => r.#materialize()
+    answeredOf = (r) => {
+      if (r.#hold !== undefined) answered(r.#req, r.#hold)
+    }
   }
 
   #materialize(): Request {
@@ -93,7 +100,7 @@ class LazyRequest {
             body = erroredStream(err)
           }
         } else {
-          body = bodyStream(req, this.#res, this.#nodeHeaders)
+          body = bodyStream(req, this.#hold, this.#nodeHeaders)
         }
       }
       const init: RequestInit & { duplex?: 'half' } = {
@@ -180,7 +187,7 @@ class LazyRequest {
         return Promise.reject(err)
       }
     }
-    return readBody(req, this.#res, this.#nodeHeaders)
+    return readBody(req, this.#hold, this.#nodeHeaders)
   }
 
   text(): Promise<string> {
@@ -239,6 +246,14 @@ class LazyRequest {
 // Every other Request member (cache, mode, keepalive…) comes from the real Request.
 delegateRemaining(LazyRequest, PlatformRequest, realOf)
 Object.setPrototypeOf(LazyRequest.prototype, PlatformRequest.prototype)
+
+/**
+ * The bridge answers the request this lazy Request was made for (writes the app's response, or
+ * reports its failure): it can no longer be handed on, so the body's 'end' may come (see EndHold).
+ */
+export function bridgeAnswers(request: Request): void {
+  answeredOf(request as unknown as LazyRequest)
+}
 
 /**
  * Build the lazy Request for a Node request. Throws a `BadRequestError` for a bad Host/target.
