@@ -266,7 +266,13 @@ function respond(
 }
 
 /** The app threw or rejected: its failure is the answer (`next(err)` or an error page), never a hand-on. */
-function appFailed(request: Request, req: IncomingMessage, res: ServerResponse, next: NextFunction | undefined, err: unknown): void {
+function appFailed(
+  request: Request,
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: NextFunction | undefined,
+  err: unknown,
+): void {
   bridgeAnswers(request)
   failed(req, res, next, err)
 }
