@@ -238,15 +238,19 @@ function newRead(
 
 /**
  * Read the whole body from the socket. Rejects if the client goes away before it is complete.
- * `headers`: the request's, when the caller has read them already (see framesBody).
+ * `headers`: the request's, as the caller read them (see framesBody).
  */
-export function readBody(req: IncomingMessage, hold?: EndHold, headers?: IncomingHttpHeaders): Promise<Buffer> {
+export function readBody(
+  req: IncomingMessage,
+  hold: EndHold | undefined,
+  headers: IncomingHttpHeaders,
+): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(EMPTY)
   return new Promise<Buffer>((resolve, reject) => {
     const read = newRead(req as ReadingRequest, undefined, hold)
     read.resolve = resolve
     read.reject = reject
-    start(req, read, headers ?? req.headers)
+    start(req, read, headers)
   })
 }
 
@@ -257,8 +261,8 @@ export function readBody(req: IncomingMessage, hold?: EndHold, headers?: Incomin
  */
 export function bodyStream(
   req: IncomingMessage,
-  hold?: EndHold,
-  headers?: IncomingHttpHeaders,
+  hold: EndHold | undefined,
+  headers: IncomingHttpHeaders,
 ): ReadableStream<Uint8Array> {
   const r = req as ReadingRequest
   // This stream's reader (an earlier bridge in the chain may have left its own on the request).
@@ -266,7 +270,7 @@ export function bodyStream(
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        if (read === undefined) start(r, (read = newRead(r, controller, hold)), headers ?? r.headers)
+        if (read === undefined) start(r, (read = newRead(r, controller, hold)), headers)
         else if (read.state === READING && read.expected === -1) onReadable.call(r)
       },
       cancel() {

@@ -257,15 +257,15 @@ export function bridgeAnswers(request: Request): void {
 
 /**
  * Build the lazy Request for a Node request. Throws a `BadRequestError` for a bad Host/target.
- * `headers`: `req.headers`, when the caller has read them already (see framesBody).
+ * `headers`: `req.headers`, as the caller read them (see framesBody).
  */
 export function createRequest(
   req: IncomingMessage,
   res: ServerResponse | undefined,
   origin: string | undefined,
   keepMountPath: boolean,
-  routing?: TargetRouting,
-  headers: IncomingHttpHeaders = req.headers,
+  routing: TargetRouting | undefined,
+  headers: IncomingHttpHeaders,
 ): Request {
   const url = requestUrl(
     req as ExpressLikeRequest,

@@ -37,7 +37,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     // made V8 allocate every later response's objects in old space (heap growth, major GCs under load).
     // Replacing one of them: the whole list is checked first, so that a refused header leaves the
     // earlier values for the error answer (setHeader checks one header at a time).
-    if (replacesEarlier(earlier as Record<string, unknown>, flat)) checkAll(res, flat)
+    if (replacesEarlier(res, earlier, flat)) checkAll(res, flat)
     return writeFromSlot(res, status, statusText, flat, false)
   }
   // Nothing set before: Node validates the whole list before taking any of it and sends it as it is,
@@ -182,10 +182,10 @@ function checkAll(res: ServerResponse, flat: FlatHeaders): void {
  * Whether the app names a header already in Node's slot (keyed by lower-case name). Looked up by name:
  * the slot is a dictionary-mode object, and enumerating it costs more than a few lookups.
  */
-function replacesEarlier(earlier: Record<string, unknown>, flat: FlatHeaders): boolean {
+function replacesEarlier(res: ServerResponse, earlier: unknown, flat: FlatHeaders): boolean {
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i]
-    if (earlier[name] !== undefined || (hasUpperCase(name) && earlier[name.toLowerCase()] !== undefined)) return true
+    if (has(res, earlier, name) || (hasUpperCase(name) && has(res, earlier, name.toLowerCase()))) return true
   }
   return false
 }

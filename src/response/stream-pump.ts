@@ -20,7 +20,7 @@ export async function pumpStream(
   if (req.method === 'HEAD' || isNullBodyStatus(status)) {
     // Bodiless answer (HEAD, 204, 304…): the stream is cancelled unread.
     endHead(res, status, statusText, flat, undefined, stream)
-    if (!req.complete) drainAfterResponse(req)
+    drainAfterResponse(req)
     return
   }
   if (res.destroyed) {
@@ -107,7 +107,7 @@ async function pumpChunks(
     if (remaining > 0) throw new RangeError('The response stream ended before its Content-Length')
     batch.stop()
     res.end()
-    if (!req.complete) drainAfterResponse(req)
+    drainAfterResponse(req)
   } catch (err) {
     batch.stop()
     reader.cancel(err).catch(ignore)
