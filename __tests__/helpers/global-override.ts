@@ -35,16 +35,17 @@ export function describeGlobalOverride(c: GlobalOverrideCase): void {
 
   const { hono, fastPath } = honoApp(() => upstream.url)
   const app = express()
-  const before = { Response: globalThis.Response, Request: globalThis.Request }
+  const before = { Response: globalThis.Response, Request: globalThis.Request, Headers: globalThis.Headers }
   app.use(fetchBridge(hono, c.options))
   // What fetchBridge() itself left, before any request (start-up code and tests see these).
-  const atCreation = { Response: globalThis.Response, Request: globalThis.Request }
+  const atCreation = { Response: globalThis.Response, Request: globalThis.Request, Headers: globalThis.Headers }
 
   describe(c.title, () => {
     it(c.globalTitle, async () => {
       expect(before.Response).toBe(OriginalResponse)
       expect(atCreation.Response).toBe(c.globalAfter)
       expect(atCreation.Request === before.Request).toBe(c.globalAfter === OriginalResponse)
+      expect(atCreation.Headers === before.Headers).toBe(c.globalAfter === OriginalResponse)
       await request(app).get('/text')
       expect(globalThis.Response).toBe(c.globalAfter)
     })

@@ -21,7 +21,15 @@ type Op =
 const ops: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constantFrom('append' as const, 'set' as const), name: names, value: values }),
   fc.record({ op: fc.constantFrom('get' as const, 'has' as const, 'delete' as const), name: names }),
-  fc.record({ op: fc.constantFrom('getSetCookie' as const, 'entries' as const, 'keys' as const, 'values' as const, 'forEach' as const) }),
+  fc.record({
+    op: fc.constantFrom(
+      'getSetCookie' as const,
+      'entries' as const,
+      'keys' as const,
+      'values' as const,
+      'forEach' as const,
+    ),
+  }),
 )
 
 function apply(headers: Headers, op: Op): unknown {
@@ -61,8 +69,32 @@ it('behaves as the platform Headers for any sequence of operations', () => {
   )
 })
 
+it('copies another of its kind as the platform copies its own: same entries, then independent', () => {
+  fc.assert(
+    fc.property(fc.array(ops, { maxLength: 15 }), fc.array(ops, { maxLength: 10 }), (first, then) => {
+      const light = new LightHeaders()
+      const platform = new Headers()
+      for (const op of first) {
+        apply(light, op)
+        apply(platform, op)
+      }
+      const lightCopy = new LightHeaders(light)
+      const platformCopy = new Headers(platform)
+      expect([...lightCopy]).toEqual([...platformCopy])
+      for (const op of then) expect(apply(lightCopy, op)).toEqual(apply(platformCopy, op))
+      expect([...lightCopy]).toEqual([...platformCopy])
+      expect([...light]).toEqual([...platform])
+    }),
+    { numRuns: 1000 },
+  )
+})
+
 it('is a Headers to instanceof, toString and the platform classes that take one', async () => {
-  const light = new LightHeaders([['X-Trace', 'a'], ['set-cookie', 'a=1'], ['set-cookie', 'b=2']])
+  const light = new LightHeaders([
+    ['X-Trace', 'a'],
+    ['set-cookie', 'a=1'],
+    ['set-cookie', 'b=2'],
+  ])
   expect(light).toBeInstanceOf(Headers)
   expect(Object.prototype.toString.call(light)).toBe('[object Headers]')
   expect([...new Headers(light)]).toEqual([...light])
@@ -73,7 +105,14 @@ it('is a Headers to instanceof, toString and the platform classes that take one'
 })
 
 it('reads init as the platform does (records, pairs, Headers) and rejects what it rejects', () => {
-  for (const init of [{ A: '1', b: ' 2 ' }, [['a', '1'], ['A', '2']], new Headers({ c: '3' })] as HeadersInit[]) {
+  for (const init of [
+    { A: '1', b: ' 2 ' },
+    [
+      ['a', '1'],
+      ['A', '2'],
+    ],
+    new Headers({ c: '3' }),
+  ] as HeadersInit[]) {
     expect([...new LightHeaders(init)]).toEqual([...new Headers(init)])
   }
   for (const bad of [[['a']], 5, [['a', '1', '2']]]) {

@@ -3,10 +3,11 @@ import type { RequestInfo } from '../core/fetch-types.js'
 import { defineGlobal, GLOBAL_INSTALLED, REAL_REQUEST } from '../core/process-shared.js'
 import { PlatformRequest } from '../core/platform.js'
 import { keepForbiddenMethod } from '../request/forbidden-method.js'
+import { LightHeaders } from '../core/light-headers.js'
 
 /**
- * The globals the bridge installs unless `overrideGlobalObjects: false`: the lightweight Response,
- * and a `Request` and `fetch` that accept the lazy Request wherever the platform's accept a Request
+ * The globals the bridge installs unless `overrideGlobalObjects: false`: the lightweight Response
+ * and Headers, and a `Request` and `fetch` that accept the lazy Request wherever the platform's accept a Request
  * (`new Request(c.req.raw, init)`, `fetch(c.req.raw)`). The platform's own constructor reads internal
  * slots that only a real Request has, so these hand it the real Request the lazy one stands for.
  */
@@ -58,7 +59,7 @@ let installed = false
 let installedRequest: unknown
 
 /**
- * Install the global Response, Request and fetch (once per process across module copies). Called on
+ * Install the global Response, Headers, Request and fetch (once per process across module copies). Called on
  * every request: if another adapter (@hono/node-server's `serve`, `getRequestListener`) replaced the
  * global Request since, a Request over that one is installed, so both adapters' requests can be re-wrapped.
  */
@@ -72,6 +73,9 @@ export function installGlobals(): void {
   if (installed) return
   installed = true
   installGlobalResponse()
+  // Hono's context builds a Headers for every response middleware touches (`c.header()`, cors,
+  // secure-headers): the Map-backed one, which the platform's classes and fetch read as any HeadersInit.
+  if (globalThis.Headers !== LightHeaders) defineGlobal('Headers', LightHeaders)
   const fetch = globalThis.fetch
   if (typeof fetch === 'function' && (fetch as unknown as Record<symbol, unknown>)[GLOBAL_INSTALLED] !== true)
     defineGlobal('fetch', wrapFetch(fetch))

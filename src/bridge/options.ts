@@ -161,7 +161,10 @@ export interface FetchBridgeOptions<
    * Install the bridge's lightweight `Response` as `globalThis.Response` when `fetchBridge()` is
    * called (before any request, so start-up code and tests build the same classes the app gets), so `new Response()`,
    * `c.text()` and `c.json()` take the fast path. The
-   * lightweight class passes `instanceof Response` for real responses too. The global `Request` and
+   * lightweight class passes `instanceof Response` for real responses too. `globalThis.Headers`
+   * becomes the same Map-backed Headers the lightweight Response has (same checks, errors and
+   * iteration; `instanceof Headers` holds for the platform's too), so the Headers Hono's context and
+   * middleware build (`c.header()`, cors, secure-headers) cost a Map's work. The global `Request` and
    * `fetch` are wrapped at the same time so they accept the lazy `c.req.raw` like a platform Request
    * (`new Request(c.req.raw, init)`, `fetch(c.req.raw)`, as `hono/body-limit` and
    * `hono/method-override` do); `instanceof Request` stays true for both kinds. With `false` globals

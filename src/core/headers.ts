@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { LightHeaders } from './light-headers.js'
 
 /**
  * Request headers built from `rawHeaders`, so repeated headers (two `Cookie` or `X-Forwarded-For`
@@ -7,7 +8,8 @@ import type { IncomingMessage } from 'node:http'
  */
 export function requestHeaders(req: IncomingMessage): Headers {
   const raw = req.rawHeaders
-  const headers = new Headers()
+  // The Map-backed Headers whether or not it is the global one: the same checks, a Map's cost.
+  const headers = new LightHeaders()
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]
     if (name.charCodeAt(0) === 58 /* ':' */) continue

@@ -9,73 +9,12 @@
 
 import type { HeadersInit } from './fetch-types.js'
 import type { FlatHeaders } from './headers.js'
-
-const PlatformHeaders = globalThis.Headers
-// RFC 9110 token; a value may hold neither NUL, CR nor LF once its leading/trailing whitespace is cut.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-const INVALID_VALUE = /[\0\r\n]/
-const WIDE = /[^\0-\xff]/
-const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
+import { PlatformHeaders } from './platform.js'
+import { processShared } from './process-shared.js'
+import { EDGE_WHITESPACE, entry, knownName, name, plainValue, required } from './header-checks.js'
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 // What console.log shows: `Headers { name: value }`, as for the platform's.
 const InspectedHeaders = { Headers: class {} }.Headers
-
-// Names checked before, as written → lower case: an app sets the same few names on every response.
-const knownNames = new Map<string, string>()
-
-/** WebIDL ByteString conversion: ToString (a Symbol throws), then no character past 0xFF. */
-function byteString(value: unknown): string {
-  if (typeof value !== 'string') {
-    if (typeof value === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string')
-    value = String(value)
-  }
-  const text = value as string
-  if (WIDE.test(text)) {
-    const i = text.search(WIDE)
-    throw new TypeError(
-      `Cannot convert argument to a ByteString because the character at index ${i} has a value of ${text.charCodeAt(i)} which is greater than 255.`,
-    )
-  }
-  return text
-}
-
-/** A header name, checked, in lower case (the platform's order: ByteString first, then the token rule). */
-function headerName(method: string, text: string): string {
-  const known = knownNames.get(text)
-  if (known !== undefined) return known
-  if (!TOKEN.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header name.`)
-  const lower = text.toLowerCase()
-  if (knownNames.size < 1024) knownNames.set(text, lower)
-  return lower
-}
-
-/** A value with its edge whitespace cut, checked: no NUL, CR or LF left. */
-function headerValue(method: string, text: string): string {
-  if (text.length > 0 && (text.charCodeAt(0) <= 32 || text.charCodeAt(text.length - 1) <= 32)) {
-    text = text.replace(EDGE_WHITESPACE, '')
-  }
-  if (INVALID_VALUE.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header value.`)
-  return text
-}
-
-/** `name(key)` for the one-argument methods. */
-function name(method: string, key: unknown): string {
-  return headerName(method, byteString(key))
-}
-
-/** The name and value of append() and set(), converted and checked in the platform's order. */
-function entry(method: string, key: unknown, value: unknown): [string, string] {
-  const rawName = byteString(key)
-  const rawValue = byteString(value)
-  const lower = headerName(method, rawName)
-  return [lower, headerValue(method, rawValue)]
-}
-
-function required(method: string, count: number, needed: number): void {
-  if (count < needed) {
-    throw new TypeError(`Headers.${method}: ${needed} argument${needed > 1 ? 's' : ''} required, but ${count} found.`)
-  }
-}
 
 // Filled in by the class's static block: module-internal access to its private state.
 let flatInto!: (headers: LightHeadersImpl, out: FlatHeaders) => void
@@ -88,14 +27,27 @@ class LightHeadersImpl {
   #cookies: string[] = []
 
   constructor(init?: HeadersInit) {
+    if (init === undefined) return
+    // A copy of one of these (Hono's context copies a response's headers): its entries are checked already.
+    if (isLight(init)) {
+      const map = (this.#map = new Map(init.#map))
+      // Read back as a value, a combined one ending in an empty line ("v, ") loses its edge whitespace.
+      for (const [n, v] of map) {
+        if (v.length > 0 && (v.charCodeAt(v.length - 1) <= 32 || v.charCodeAt(0) <= 32))
+          map.set(n, v.replace(EDGE_WHITESPACE, ''))
+      }
+      if (init.#cookies.length > 0) this.#cookies = init.#cookies.slice()
+      return
+    }
     const flat: FlatHeaders = []
     flattenInit(init, flat)
     for (let i = 0; i < flat.length; i += 2) this.append(flat[i], flat[i + 1])
   }
 
   append(key: string, value: string): void {
-    required('append', arguments.length, 2)
-    const [lower, text] = entry('append', key, value)
+    if (arguments.length < 2) required('append', arguments.length, 2)
+    const known = knownName(key)
+    const [lower, text] = known === undefined ? entry('append', key, value) : [known, plainValue('append', value)]
     if (lower === 'set-cookie') {
       this.#cookies.push(text)
       return
@@ -105,8 +57,9 @@ class LightHeadersImpl {
   }
 
   set(key: string, value: string): void {
-    required('set', arguments.length, 2)
-    const [lower, text] = entry('set', key, value)
+    if (arguments.length < 2) required('set', arguments.length, 2)
+    const known = knownName(key)
+    const [lower, text] = known === undefined ? entry('set', key, value) : [known, plainValue('set', value)]
     if (lower === 'set-cookie') this.#cookies = [text]
     else this.#map.set(lower, text)
   }
@@ -177,6 +130,13 @@ class LightHeadersImpl {
     return 'Headers'
   }
 
+  /** True for the platform's Headers too: this class is the global `Headers` the bridge installs. */
+  static [Symbol.hasInstance](this: unknown, value: unknown): boolean {
+    // Subclasses (`class X extends Headers`) keep the ordinary prototype-chain check.
+    if (this !== LightHeadersImpl) return Function.prototype[Symbol.hasInstance].call(this, value)
+    return isLight(value) || value instanceof PlatformHeaders
+  }
+
   [INSPECT](): object {
     const shown: Record<string, string | string[]> = {}
     for (const [n, v] of this.#map) shown[n] = v
@@ -196,9 +156,19 @@ class LightHeadersImpl {
 
 // `instanceof Headers` holds; the platform's own methods are all overridden, never called on it.
 Object.setPrototypeOf(LightHeadersImpl.prototype, PlatformHeaders.prototype)
+Object.defineProperty(LightHeadersImpl, 'name', { value: 'Headers' })
 
-/** A Headers object of the cheap kind. */
-export const LightHeaders = LightHeadersImpl as unknown as typeof Headers
+// One class per process across copies of the package (ESM and CJS): the global is one of them, and
+// a copy must know the other's instances as its own (isLight reads their private state).
+const shared = processShared('light-headers@1', { LightHeadersImpl, flatInto, isLight })
+
+/**
+ * A Headers object of the cheap kind; the bridge installs it as `globalThis.Headers` (with the global
+ * Response), so the `new Headers()` of Hono's context and middleware is one too.
+ */
+export const LightHeaders = shared.LightHeadersImpl as unknown as typeof Headers
+const sharedFlatInto = shared.flatInto
+const sharedIsLight = shared.isLight
 
 /**
  * Flatten a HeadersInit (plain object, pair sequence or Headers) without building a Headers object,
@@ -248,7 +218,7 @@ function pairLength(found: number): TypeError {
  * implementation's Headers that only has forEach() gives its Set-Cookie lines through getSetCookie().
  */
 export function flattenHeaders(headers: Headers, out: FlatHeaders): void {
-  if (isLight(headers)) return flatInto(headers, out)
+  if (sharedIsLight(headers)) return sharedFlatInto(headers, out)
   if (typeof headers[Symbol.iterator] === 'function') {
     for (const [name, value] of headers) out.push(name, value)
     return

@@ -45,6 +45,6 @@ export const SHADOW_WRAP: unique symbol = Symbol.for('express-fetch-bridge/shado
 export const GLOBAL_INSTALLED: unique symbol = Symbol.for('express-fetch-bridge/request-global') as never
 
 /** Replace a global the way the platform defines its own: writable, configurable, not enumerable. */
-export function defineGlobal(name: 'Response' | 'Request' | 'fetch', value: unknown): void {
+export function defineGlobal(name: 'Response' | 'Request' | 'Headers' | 'fetch', value: unknown): void {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })
 }

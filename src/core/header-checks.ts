@@ -1,0 +1,90 @@
+/**
+ * The Fetch Headers class's conversions and checks of names and values, with the platform's order and
+ * error messages (ByteString first, then the token rule and the value rule), for the Map-backed
+ * Headers (light-headers.ts). Names checked once are remembered; values of such names take one scan.
+ */
+
+// RFC 9110 token; a value may hold neither NUL, CR nor LF once its leading/trailing whitespace is cut.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const INVALID_VALUE = /[\0\r\n]/
+const WIDE = /[^\0-\xff]/
+export const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
+// Anything either value check looks at: past 0xFF, or a control character other than tab.
+const SUSPECT = /[^\t\x20-\xff]/
+
+// Names checked before, as written → lower case: an app sets the same few names on every response.
+const knownNames = new Map<string, string>()
+
+/** WebIDL ByteString conversion: ToString (a Symbol throws), then no character past 0xFF. */
+function byteString(value: unknown): string {
+  if (typeof value !== 'string') {
+    if (typeof value === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string')
+    value = String(value)
+  }
+  const text = value as string
+  if (WIDE.test(text)) {
+    const i = text.search(WIDE)
+    throw new TypeError(
+      `Cannot convert argument to a ByteString because the character at index ${i} has a value of ${text.charCodeAt(i)} which is greater than 255.`,
+    )
+  }
+  return text
+}
+
+/** A header name, checked, in lower case (the platform's order: ByteString first, then the token rule). */
+function headerName(method: string, text: string): string {
+  const known = knownNames.get(text)
+  if (known !== undefined) return known
+  if (!TOKEN.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header name.`)
+  const lower = text.toLowerCase()
+  if (knownNames.size < 1024) knownNames.set(text, lower)
+  return lower
+}
+
+/** A value with its edge whitespace cut, checked: no NUL, CR or LF left. */
+function headerValue(method: string, text: string): string {
+  if (text.length > 0 && (text.charCodeAt(0) <= 32 || text.charCodeAt(text.length - 1) <= 32)) {
+    text = text.replace(EDGE_WHITESPACE, '')
+  }
+  if (INVALID_VALUE.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header value.`)
+  return text
+}
+
+/** `name(key)` for the one-argument methods. */
+export function name(method: string, key: unknown): string {
+  return headerName(method, byteString(key))
+}
+
+/**
+ * A name checked before (so a valid ByteString token), in lower case; undefined for anything else,
+ * which {@link entry} then converts and checks in the platform's order.
+ */
+export function knownName(key: unknown): string | undefined {
+  return typeof key === 'string' ? knownNames.get(key) : undefined
+}
+
+/**
+ * A value for a name known valid: one scan for what either check could refuse (a character past 0xFF,
+ * a control character but tab) or edge whitespace to cut; only such a value takes the full path.
+ */
+export function plainValue(method: string, value: unknown): string {
+  if (typeof value === 'string') {
+    const n = value.length
+    if (n === 0 || (value.charCodeAt(0) > 32 && value.charCodeAt(n - 1) > 32 && !SUSPECT.test(value))) return value
+  }
+  return headerValue(method, byteString(value))
+}
+
+/** The name and value of append() and set(), converted and checked in the platform's order. */
+export function entry(method: string, key: unknown, value: unknown): [string, string] {
+  const rawName = byteString(key)
+  const rawValue = byteString(value)
+  const lower = headerName(method, rawName)
+  return [lower, headerValue(method, rawValue)]
+}
+
+export function required(method: string, count: number, needed: number): void {
+  if (count < needed) {
+    throw new TypeError(`Headers.${method}: ${needed} argument${needed > 1 ? 's' : ''} required, but ${count} found.`)
+  }
+}
