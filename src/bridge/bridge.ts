@@ -165,10 +165,13 @@ function makeBridge(
     // HTTP/2 (node:http2's compatibility objects): made to read as HTTP/1.1 (see http2/http2-exchange.ts).
     if (req.httpVersionMajor === 2) fromHttp2(req, res)
 
-    // Read once, before the bridge adds its own state to req (see framesBody).
+    // Read once, before the bridge adds its own state to req (see framesBody). Each read of `req`
+    // counts: behind Express on Node 22 every request's req has a map of its own (Express sets its
+    // prototype), so each property read there is an inline-cache miss.
     const headers = req.headers
+    const method = req.method ?? 'GET'
     // The drain of an unread body must know when the request came (see drain.ts).
-    if (framesBody(req.method, headers)) {
+    if (framesBody(method, headers)) {
       if (!req.complete) noteUnfinishedBody(req, drain)
       if (replayLimit !== REPLAY_LIMIT) noteReplayLimit(req, replayLimit)
     }
@@ -177,14 +180,14 @@ function makeBridge(
     // A request the Hono app has no route for goes on at once, before a Request is built (fallthrough.ts).
     if (unmatched !== undefined && someoneBehind(next, fallback)) {
       const target = routedTarget(req as ExpressLikeRequest, keepMountPath, routing)
-      if (target !== undefined && unmatched(req.method ?? 'GET', target)) return passOn(req, res, next, fallback)
+      if (target !== undefined && unmatched(method, target)) return passOn(req, res, next, fallback)
     }
 
     // The lazy Request: what the app gets, unless it asked for the platform's (see below).
     let lazy: Request
     let request: Request
     try {
-      request = lazy = createRequest(req, res, origin, keepMountPath, routing, headers)
+      request = lazy = createRequest(req, res, origin, keepMountPath, routing, headers, method)
       // Without the global override the app gets what it asked for: a platform Request, which the
       // platform's own Request constructor, clone() and fetch() accept (the lazy one they do not).
       if (!overrideGlobalObjects) request = (lazy as unknown as { [REAL_REQUEST](): Request })[REAL_REQUEST]()
@@ -236,13 +239,13 @@ function respond(
   request: Request,
 ): void {
   // The app is done: response-phase code (a session middleware's header hooks) reading req.session
-  // is not a Hono route missing its session middleware.
-  if ((req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] === true)
+  // is not a Hono route missing its session middleware. Only a front door marks its requests.
+  if (fallback !== undefined && (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] === true)
     (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = false
   // The handler (or Express middleware run by expressMiddleware()) answered through res itself.
   if (res.headersSent || res.writableEnded) {
     bridgeAnswers(request)
-    if (naming !== undefined) nameAnsweredRoute(req, naming, request.url)
+    if (naming !== undefined) nameAnsweredRoute(req, naming, request.url, request.method)
     return
   }
   if (response === undefined || response === null) {
@@ -255,7 +258,7 @@ function respond(
     return passOn(req, res, next, fallback)
   }
   bridgeAnswers(request)
-  if (naming !== undefined) nameAnsweredRoute(req, naming, request.url)
+  if (naming !== undefined) nameAnsweredRoute(req, naming, request.url, request.method)
   let written: void | Promise<void>
   try {
     written = writeResponse(response as Response, req, res)

@@ -79,14 +79,13 @@ class AnsweredRoute {
 }
 
 /**
- * Name the request the app's route answered (see the file's comment). `appUrl`: the URL of the
- * Request the app was given.
+ * Name the request the app's route answered (see the file's comment). `appUrl` and `method`: the URL
+ * and method of the Request the app was given.
  */
-export function nameAnsweredRoute(req: NamedRequest, naming: RouteNaming, appUrl: string): void {
+export function nameAnsweredRoute(req: NamedRequest, naming: RouteNaming, appUrl: string, method: string): void {
   const rpc = httpRpcMetadata()
   const sentry = sentryLoaded()
   const baseUrl = req.baseUrl
-  const method = req.method ?? 'GET'
   // undefined: not looked up yet (req.route does when read); null: no handler route matched.
   let named: Named | null | undefined
   if (rpc !== undefined || sentry) {
@@ -107,7 +106,7 @@ export function nameFailedRoute(env: unknown, appUrl: unknown): void {
   const bindings = env as { incoming?: NamedRequest; [ROUTE_NAMING]?: RouteNaming } | undefined
   const naming = bindings?.[ROUTE_NAMING]
   if (naming !== undefined && bindings!.incoming !== undefined && typeof appUrl === 'string')
-    nameAnsweredRoute(bindings!.incoming, naming, appUrl)
+    nameAnsweredRoute(bindings!.incoming, naming, appUrl, bindings!.incoming.method ?? 'GET')
 }
 
 function resolve(naming: RouteNaming, method: string, appUrl: string, mount: string): Named | undefined {

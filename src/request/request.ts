@@ -54,6 +54,8 @@ class LazyRequest {
   /** Whether an Express parser read the body before the bridge ran; decided before we read anything. */
   #parsed: boolean | undefined
   #url: string
+  /** `req.method` as the bridge read it: a Request's method does not change, and reading req costs. */
+  #method: string
   /** `req.headers`, read once (see framesBody). */
   #nodeHeaders: IncomingHttpHeaders
   /** Whether the request has body framing: decided once, as the bridge saw it. */
@@ -65,12 +67,19 @@ class LazyRequest {
   #real: Request | undefined
   #used = false
 
-  constructor(req: IncomingMessage, res: ServerResponse | undefined, url: string, headers: IncomingHttpHeaders) {
+  constructor(
+    req: IncomingMessage,
+    res: ServerResponse | undefined,
+    url: string,
+    headers: IncomingHttpHeaders,
+    method: string,
+  ) {
     this.#req = req
     this.#res = res
     this.#url = url
+    this.#method = method
     this.#nodeHeaders = headers
-    this.#hasBody = framesBody(req.method, headers)
+    this.#hasBody = framesBody(method, headers)
     this.#hold = this.#hasBody && res !== undefined ? { answered: false, read: undefined } : undefined
   }
 
@@ -84,7 +93,7 @@ class LazyRequest {
   #materialize(): Request {
     if (this.#real === undefined) {
       const req = this.#req
-      const method = req.method ?? 'GET'
+      const method = this.#method
       const withBody = this.#hasBody && !isForbiddenMethod(method)
       // Read directly already: the real Request gets a body that is used up, as the platform's would be.
       const used = withBody && this.#used
@@ -119,7 +128,7 @@ class LazyRequest {
   }
 
   get method(): string {
-    return this.#req.method ?? 'GET'
+    return this.#method
   }
   get url(): string {
     return this.#url
@@ -266,6 +275,7 @@ export function createRequest(
   keepMountPath: boolean,
   routing: TargetRouting | undefined,
   headers: IncomingHttpHeaders,
+  method: string,
 ): Request {
   const url = requestUrl(
     req as ExpressLikeRequest,
@@ -273,5 +283,5 @@ export function createRequest(
     keepMountPath,
     routing,
   )
-  return new LazyRequest(req, res, url, headers) as unknown as Request
+  return new LazyRequest(req, res, url, headers, method) as unknown as Request
 }
