@@ -6,8 +6,10 @@
  * shared VM (a count is not a time: cache misses and system calls are not in it).
  *
  * Each server runs under callgrind with instrumentation off, is warmed up with wrk (the JIT settles),
- * then counted over a timed wrk run with instrumentation on: all threads (GC, compiler) are counted,
- * divided by the requests wrk completed. The modes are run in interleaved rounds and the median of
+ * then counted over a timed wrk run with instrumentation on: the main thread's instructions (the
+ * event loop: JavaScript, Node's C++ and the GC work done there), divided by the requests wrk
+ * completed. V8's helper threads are left out: valgrind runs one thread at a time, and a helper
+ * waiting its turn can spin, so their counts moved two- to fourfold between identical runs. The modes are run in interleaved rounds and the median of
  * each mode's rounds is reported. Needs valgrind (Debian: `apt-get install -y valgrind`) and wrk.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process'
@@ -51,7 +53,7 @@ async function wrk(port: number, route: RouteInfo, seconds: number): Promise<num
 async function count(mode: string, route: RouteInfo, warmup: number, seconds: number, dir: string): Promise<number> {
   const out = path.join(dir, `${mode}.${Date.now()}`)
   const node = process.env.BENCH_NODE || process.execPath
-  const [cmd, args] = pinned(0, 'valgrind', ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${out}`, node, serverFile(mode)])
+  const [cmd, args] = pinned(0, 'valgrind', ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${out}`, node, serverFile(mode)])
   const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NODE_ENV: 'production' } })
   const exited = new Promise((resolve) => child.once('exit', resolve))
   const { port, pid } = await new Promise<{ port: number; pid: number }>((resolve, reject) => {
@@ -66,12 +68,11 @@ async function count(mode: string, route: RouteInfo, warmup: number, seconds: nu
   await run('callgrind_control', ['-i', 'off', String(pid)])
   child.kill('SIGTERM')
   await exited
-  let total = 0
-  for (const f of readdirSync(dir).filter((name) => name.startsWith(path.basename(out)))) {
-    const m = /^totals: (\d+)/m.exec(readFileSync(path.join(dir, f), 'utf8'))
-    if (m) total += Number(m[1])
-  }
-  return total / requests
+  // Thread 1, the main thread: callgrind names its file <out>-01.
+  const main = readdirSync(dir).find((name) => name === `${path.basename(out)}-01`)
+  const m = main === undefined ? null : /^totals: (\d+)/m.exec(readFileSync(path.join(dir, main), 'utf8'))
+  if (m === null) throw new Error(`${mode}: callgrind wrote no count for the main thread`)
+  return Number(m[1]) / requests
 }
 
 async function main(): Promise<void> {
