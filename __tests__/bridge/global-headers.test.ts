@@ -95,3 +95,44 @@ it("serves Hono middleware's headers (cors, secure-headers, c.header, cookies) a
   expect(res.headers['access-control-allow-origin']).toBe('https://a.example')
   expect(res.headers['x-many']).toBe('a, b')
 })
+
+/** The error a call throws, by class and message (the platform's errors come from Node's realm). */
+function thrown(make: () => unknown): [string, string] | undefined {
+  try {
+    make()
+  } catch (err) {
+    return [(err as Error).name, (err as Error).message]
+  }
+  return undefined
+}
+
+it("refuses what the platform's refuses: a null init, symbols, an item that is no pair, a missing argument", () => {
+  expect(thrown(() => new Headers(null as never))).toEqual(thrown(() => new PlatformHeaders(null as never)))
+  const setOne = (h: Headers) => (h.set as (name: string) => void)('a')
+  expect(thrown(() => setOne(new Headers()))).toEqual(thrown(() => setOne(new PlatformHeaders())))
+  // Node 20 and 22 word these messages differently from 24: the kind of error is what must agree.
+  for (const init of [[['a', Symbol('s')]], { a: Symbol('s') }, [[Symbol('s'), 'x']], [5]]) {
+    expect(thrown(() => new Headers(init as never))?.[0]).toBe('TypeError')
+    expect(thrown(() => new PlatformHeaders(init as never))?.[0]).toBe('TypeError')
+  }
+  expect(thrown(() => new Headers([5] as never))?.[1]).toMatch(/init\[0\] \(5\) is not iterable/)
+})
+
+it("hands its methods' calls on a platform Headers (a fetch() response's) to the platform's", () => {
+  const platform = new PlatformResponse('x', { headers: { 'x-a': '1', 'set-cookie': 'a=1' } }).headers
+  const proto = Headers.prototype
+  expect(proto.get.call(platform, 'x-a')).toBe('1')
+  expect(proto.has.call(platform, 'x-b')).toBe(false)
+  expect(proto.getSetCookie.call(platform)).toEqual(['a=1'])
+  expect([...proto.entries.call(platform)]).toEqual([...platform])
+  expect([...proto.keys.call(platform)]).toEqual([...platform.keys()])
+  const copy = new PlatformHeaders(platform)
+  proto.set.call(copy, 'x-b', '2')
+  proto.append.call(copy, 'x-b', '3')
+  proto.delete.call(copy, 'x-a')
+  const seen: string[] = []
+  proto.forEach.call(copy, (value: string, name: string) => seen.push(`${name}=${value}`))
+  expect(seen).toEqual(['content-type=text/plain;charset=UTF-8', 'set-cookie=a=1', 'x-b=2, 3'])
+  // Anything else is refused, as the platform refuses it.
+  expect(thrown(() => proto.get.call({} as Headers, 'a'))?.[0]).toBe('TypeError')
+})

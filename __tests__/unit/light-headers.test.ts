@@ -115,7 +115,7 @@ it('reads init as the platform does (records, pairs, Headers) and rejects what i
   ] as HeadersInit[]) {
     expect([...new LightHeaders(init)]).toEqual([...new Headers(init)])
   }
-  for (const bad of [[['a']], 5, [['a', '1', '2']]]) {
+  for (const bad of [[['a']], 5, null, [['a', '1', '2']]]) {
     // By name: the platform's errors come from Node's realm, not jest's.
     const thrown = (make: () => unknown) => {
       try {

@@ -85,6 +85,17 @@ export function entry(method: string, key: unknown, value: unknown): [string, st
 
 export function required(method: string, count: number, needed: number): void {
   if (count < needed) {
-    throw new TypeError(`Headers.${method}: ${needed} argument${needed > 1 ? 's' : ''} required, but ${count} found.`)
+    const only = count > 0 ? 'only ' : ''
+    throw new TypeError(
+      `Headers.${method}: ${needed} argument${needed > 1 ? 's' : ''} required, but ${only}${count} found.`,
+    )
   }
+}
+
+/** ToString of one item of a Headers init, refusing a Symbol as WebIDL does (String() would spell it). */
+export function initString(value: unknown, where: string): string {
+  if (typeof value === 'symbol') {
+    throw new TypeError(`Headers constructor: ${where} is a symbol, which cannot be converted to a ByteString.`)
+  }
+  return String(value)
 }

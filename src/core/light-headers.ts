@@ -11,10 +11,18 @@ import type { HeadersInit } from './fetch-types.js'
 import type { FlatHeaders } from './headers.js'
 import { PlatformHeaders } from './platform.js'
 import { processShared } from './process-shared.js'
-import { EDGE_WHITESPACE, entry, knownName, name, plainValue, required } from './header-checks.js'
+import { EDGE_WHITESPACE, entry, initString, knownName, name, plainValue, required } from './header-checks.js'
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 // What console.log shows: `Headers { name: value }`, as for the platform's.
 const InspectedHeaders = { Headers: class {} }.Headers
+
+const platform = PlatformHeaders.prototype
+
+function notAnInit(): TypeError {
+  return new TypeError(
+    'Headers constructor: Argument 1 could not be converted to one of: sequence<sequence<ByteString>>, record<ByteString, ByteString>.',
+  )
+}
 
 // Filled in by the class's static block: module-internal access to its private state.
 let flatInto!: (headers: LightHeadersImpl, out: FlatHeaders) => void
@@ -28,6 +36,7 @@ class LightHeadersImpl {
 
   constructor(init?: HeadersInit) {
     if (init === undefined) return
+    if (init === null) throw notAnInit()
     // A copy of one of these (Hono's context copies a response's headers): its entries are checked already.
     if (isLight(init)) {
       const map = (this.#map = new Map(init.#map))
@@ -45,6 +54,7 @@ class LightHeadersImpl {
   }
 
   append(key: string, value: string): void {
+    if (!(#map in this)) return platform.append.call(this, key, value)
     if (arguments.length < 2) required('append', arguments.length, 2)
     const known = knownName(key)
     const [lower, text] = known === undefined ? entry('append', key, value) : [known, plainValue('append', value)]
@@ -57,6 +67,7 @@ class LightHeadersImpl {
   }
 
   set(key: string, value: string): void {
+    if (!(#map in this)) return platform.set.call(this, key, value)
     if (arguments.length < 2) required('set', arguments.length, 2)
     const known = knownName(key)
     const [lower, text] = known === undefined ? entry('set', key, value) : [known, plainValue('set', value)]
@@ -65,6 +76,7 @@ class LightHeadersImpl {
   }
 
   get(key: string): string | null {
+    if (!(#map in this)) return platform.get.call(this, key)
     required('get', arguments.length, 1)
     const lower = name('get', key)
     if (lower === 'set-cookie') return this.#cookies.length === 0 ? null : this.#cookies.join(', ')
@@ -72,12 +84,14 @@ class LightHeadersImpl {
   }
 
   has(key: string): boolean {
+    if (!(#map in this)) return platform.has.call(this, key)
     required('has', arguments.length, 1)
     const lower = name('has', key)
     return lower === 'set-cookie' ? this.#cookies.length > 0 : this.#map.has(lower)
   }
 
   delete(key: string): void {
+    if (!(#map in this)) return platform.delete.call(this, key)
     required('delete', arguments.length, 1)
     const lower = name('delete', key)
     if (lower === 'set-cookie') this.#cookies = []
@@ -85,6 +99,7 @@ class LightHeadersImpl {
   }
 
   getSetCookie(): string[] {
+    if (!(#map in this)) return platform.getSetCookie.call(this)
     return this.#cookies.slice()
   }
 
@@ -102,6 +117,7 @@ class LightHeadersImpl {
   }
 
   forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    if (!(#map in this)) return platform.forEach.call(this, callback, thisArg)
     required('forEach', arguments.length, 1)
     if (typeof callback !== 'function') {
       throw new TypeError("Failed to execute 'forEach' on 'Headers': parameter 1 is not of type 'Function'.")
@@ -109,16 +125,31 @@ class LightHeadersImpl {
     for (const [n, v] of this.#sorted()) callback.call(thisArg, v, n, this as unknown as Headers)
   }
 
+  entries(): IterableIterator<[string, string]> {
+    if (!(#map in this)) return platform.entries.call(this)
+    return this.#entries()
+  }
+
+  keys(): IterableIterator<string> {
+    if (!(#map in this)) return platform.keys.call(this)
+    return this.#keys()
+  }
+
+  values(): IterableIterator<string> {
+    if (!(#map in this)) return platform.values.call(this)
+    return this.#values()
+  }
+
   // Generators: the list is read at the first next(), as the platform's iterators read it then.
-  *entries(): IterableIterator<[string, string]> {
+  *#entries(): IterableIterator<[string, string]> {
     yield* this.#sorted()
   }
 
-  *keys(): IterableIterator<string> {
+  *#keys(): IterableIterator<string> {
     for (const pair of this.#sorted()) yield pair[0]
   }
 
-  *values(): IterableIterator<string> {
+  *#values(): IterableIterator<string> {
     for (const pair of this.#sorted()) yield pair[1]
   }
 
@@ -154,7 +185,9 @@ class LightHeadersImpl {
   }
 }
 
-// `instanceof Headers` holds; the platform's own methods are all overridden, never called on it.
+// `instanceof Headers` holds; the platform's own methods are all overridden. Called on a platform
+// Headers (`Headers.prototype.get.call(fetchResponse.headers)` once this class is the global), each
+// method hands the call to the platform's.
 Object.setPrototypeOf(LightHeadersImpl.prototype, PlatformHeaders.prototype)
 Object.defineProperty(LightHeadersImpl, 'name', { value: 'Headers' })
 
@@ -178,11 +211,7 @@ const sharedIsLight = shared.isLight
 export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): void {
   if (init === undefined || init === null) return
   // WebIDL: an init must be an object first (a string is iterable, but not a sequence of pairs).
-  if (typeof init !== 'object' && typeof init !== 'function') {
-    throw new TypeError(
-      'Headers constructor: Argument 1 could not be converted to one of: sequence<sequence<ByteString>>, record<ByteString, ByteString>.',
-    )
-  }
+  if (typeof init !== 'object' && typeof init !== 'function') throw notAnInit()
   if (init instanceof PlatformHeaders) {
     flattenHeaders(init, out)
   } else if (Array.isArray(init)) {
@@ -190,23 +219,34 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): vo
       const pair = init[i]
       if (Array.isArray(pair)) {
         if (pair.length !== 2) throw pairLength(pair.length)
-        out.push(String(pair[0]), String(pair[1]))
-      } else pushPair([...(pair as Iterable<string>)], out)
+        out.push(initString(pair[0], `init[${i}][0]`), initString(pair[1], `init[${i}][1]`))
+      } else pushPair(pairOf(pair, i), i, out)
     }
   } else if (typeof (init as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function') {
-    for (const pair of init as unknown as Iterable<Iterable<string>>) pushPair([...pair], out)
+    let i = 0
+    for (const pair of init as unknown as Iterable<unknown>) pushPair(pairOf(pair, i), i++, out)
   } else {
     for (const name in init) {
       if (Object.prototype.hasOwnProperty.call(init, name)) {
-        out.push(name, String((init as Record<string, string>)[name]))
+        out.push(name, initString((init as Record<string, unknown>)[name], `init["${name}"]`))
       }
     }
   }
 }
 
-function pushPair(pair: string[], out: FlatHeaders): void {
+/** One item of a pair sequence, as a list: an item that is not iterable is the platform's TypeError. */
+function pairOf(pair: unknown, i: number): unknown[] {
+  if (pair === null || typeof pair !== 'object' || typeof (pair as Iterable<unknown>)[Symbol.iterator] !== 'function') {
+    throw new TypeError(
+      `Headers constructor: init[${i}] (${typeof pair === 'symbol' ? 'Symbol' : String(pair)}) is not iterable.`,
+    )
+  }
+  return [...(pair as Iterable<unknown>)]
+}
+
+function pushPair(pair: unknown[], i: number, out: FlatHeaders): void {
   if (pair.length !== 2) throw pairLength(pair.length)
-  out.push(String(pair[0]), String(pair[1]))
+  out.push(initString(pair[0], `init[${i}][0]`), initString(pair[1], `init[${i}][1]`))
 }
 
 function pairLength(found: number): TypeError {
