@@ -18,6 +18,10 @@ const InspectedHeaders = { Headers: class {} }.Headers
 
 const platform = PlatformHeaders.prototype
 
+function pushEntry(this: FlatHeaders, value: string, name: string): void {
+  this.push(name, value)
+}
+
 function notAnInit(): TypeError {
   return new TypeError(
     'Headers constructor: Argument 1 could not be converted to one of: sequence<sequence<ByteString>>, record<ByteString, ByteString>.',
@@ -78,7 +82,7 @@ class LightHeadersImpl {
   get(key: string): string | null {
     if (!(#map in this)) return platform.get.call(this, key)
     required('get', arguments.length, 1)
-    const lower = name('get', key)
+    const lower = knownName(key) ?? name('get', key)
     if (lower === 'set-cookie') return this.#cookies.length === 0 ? null : this.#cookies.join(', ')
     return this.#map.get(lower) ?? null
   }
@@ -86,14 +90,14 @@ class LightHeadersImpl {
   has(key: string): boolean {
     if (!(#map in this)) return platform.has.call(this, key)
     required('has', arguments.length, 1)
-    const lower = name('has', key)
+    const lower = knownName(key) ?? name('has', key)
     return lower === 'set-cookie' ? this.#cookies.length > 0 : this.#map.has(lower)
   }
 
   delete(key: string): void {
     if (!(#map in this)) return platform.delete.call(this, key)
     required('delete', arguments.length, 1)
-    const lower = name('delete', key)
+    const lower = knownName(key) ?? name('delete', key)
     if (lower === 'set-cookie') this.#cookies = []
     else this.#map.delete(lower)
   }
@@ -178,7 +182,8 @@ class LightHeadersImpl {
 
   static {
     flatInto = (headers, out) => {
-      for (const [n, v] of headers.#map) out.push(n, v)
+      // forEach, not for-of: no [name, value] array per entry.
+      headers.#map.forEach(pushEntry, out)
       for (const cookie of headers.#cookies) out.push('set-cookie', cookie)
     }
     isLight = (value) => typeof value === 'object' && value !== null && #map in value
