@@ -8,7 +8,7 @@
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const INVALID_VALUE = /[\0\r\n]/
 const WIDE = /[^\0-\xff]/
-export const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
+const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
 // Anything either value check looks at: past 0xFF, or a control character other than tab.
 const SUSPECT = /[^\t\x20-\xff]/
 
@@ -41,11 +41,16 @@ function headerName(method: string, text: string): string {
   return lower
 }
 
+/** A value without its leading and trailing HTTP whitespace (the string itself when it has none). */
+export function trimEdges(text: string): string {
+  const n = text.length
+  if (n === 0 || (text.charCodeAt(0) > 32 && text.charCodeAt(n - 1) > 32)) return text
+  return text.replace(EDGE_WHITESPACE, '')
+}
+
 /** A value with its edge whitespace cut, checked: no NUL, CR or LF left. */
-function headerValue(method: string, text: string): string {
-  if (text.length > 0 && (text.charCodeAt(0) <= 32 || text.charCodeAt(text.length - 1) <= 32)) {
-    text = text.replace(EDGE_WHITESPACE, '')
-  }
+function headerValue(method: string, raw: string): string {
+  const text = trimEdges(raw)
   if (INVALID_VALUE.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header value.`)
   return text
 }
@@ -68,10 +73,7 @@ export function knownName(key: unknown): string | undefined {
  * a control character but tab) or edge whitespace to cut; only such a value takes the full path.
  */
 export function plainValue(method: string, value: unknown): string {
-  if (typeof value === 'string') {
-    const n = value.length
-    if (n === 0 || (value.charCodeAt(0) > 32 && value.charCodeAt(n - 1) > 32 && !SUSPECT.test(value))) return value
-  }
+  if (typeof value === 'string' && trimEdges(value) === value && !SUSPECT.test(value)) return value
   return headerValue(method, byteString(value))
 }
 

@@ -11,7 +11,7 @@ import type { HeadersInit } from './fetch-types.js'
 import type { FlatHeaders } from './headers.js'
 import { PlatformHeaders } from './platform.js'
 import { processShared } from './process-shared.js'
-import { EDGE_WHITESPACE, entry, initString, knownName, name, plainValue, required } from './header-checks.js'
+import { entry, initString, knownName, name, plainValue, required, trimEdges } from './header-checks.js'
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 // What console.log shows: `Headers { name: value }`, as for the platform's.
 const InspectedHeaders = { Headers: class {} }.Headers
@@ -46,8 +46,8 @@ class LightHeadersImpl {
       const map = (this.#map = new Map(init.#map))
       // Read back as a value, a combined one ending in an empty line ("v, ") loses its edge whitespace.
       for (const [n, v] of map) {
-        if (v.length > 0 && (v.charCodeAt(v.length - 1) <= 32 || v.charCodeAt(0) <= 32))
-          map.set(n, v.replace(EDGE_WHITESPACE, ''))
+        const trimmed = trimEdges(v)
+        if (trimmed !== v) map.set(n, trimmed)
       }
       if (init.#cookies.length > 0) this.#cookies = init.#cookies.slice()
       return
@@ -59,7 +59,7 @@ class LightHeadersImpl {
 
   append(key: string, value: string): void {
     if (!(#map in this)) return platform.append.call(this, key, value)
-    if (arguments.length < 2) required('append', arguments.length, 2)
+    required('append', arguments.length, 2)
     const known = knownName(key)
     const [lower, text] = known === undefined ? entry('append', key, value) : [known, plainValue('append', value)]
     if (lower === 'set-cookie') {
@@ -72,7 +72,7 @@ class LightHeadersImpl {
 
   set(key: string, value: string): void {
     if (!(#map in this)) return platform.set.call(this, key, value)
-    if (arguments.length < 2) required('set', arguments.length, 2)
+    required('set', arguments.length, 2)
     const known = knownName(key)
     const [lower, text] = known === undefined ? entry('set', key, value) : [known, plainValue('set', value)]
     if (lower === 'set-cookie') this.#cookies = [text]
