@@ -24,7 +24,7 @@ import { noteUnfinishedBody } from '../request/drain.js'
 import { bridgeAnswers, createRequest } from '../request/request.js'
 import type { ExpressLikeRequest } from '../request/url.js'
 import { installGlobals } from './globals.js'
-import { PER_OBJECT_SHAPES, settleShape } from '../core/object-shapes.js'
+import { PER_OBJECT_SHAPES, settleShapes } from '../core/object-shapes.js'
 import { BRIDGE_ENV, IN_FRONT_DOOR, REAL_REQUEST } from '../core/process-shared.js'
 import { framesBody, noteReplayLimit, REPLAY_LIMIT } from '../request/body-read.js'
 import { writeResponse } from '../response/serializer.js'
@@ -165,10 +165,7 @@ function makeBridge(
 
     // Behind Express on Node 20 and 22 every property access to req and res misses V8's inline caches
     // unless the objects are made dictionaries first (core/object-shapes.ts).
-    if (PER_OBJECT_SHAPES) {
-      settleShape(req)
-      settleShape(res)
-    }
+    if (PER_OBJECT_SHAPES) settleShapes(req, res)
 
     // HTTP/2 (node:http2's compatibility objects): made to read as HTTP/1.1 (see http2/http2-exchange.ts).
     if (req.httpVersionMajor === 2) fromHttp2(req, res)

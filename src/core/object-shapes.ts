@@ -27,3 +27,9 @@ export function settleShape(o: object): void {
   ;(o as Record<symbol, unknown>)[PROBE] = 0
   delete (o as Record<symbol, unknown>)[PROBE]
 }
+
+/** {@link settleShape} for a request's two objects. */
+export function settleShapes(req: object, res: object): void {
+  settleShape(req)
+  settleShape(res)
+}
