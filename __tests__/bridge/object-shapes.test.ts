@@ -5,7 +5,7 @@ import express from 'express'
 import { Hono } from 'hono'
 import request from 'supertest'
 import { fetchBridge } from '../../src/index.js'
-import { PER_OBJECT_SHAPES, settleShape } from '../../src/core/object-shapes.js'
+import { PER_OBJECT_SHAPES, settleBeforeExpress, settleShape } from '../../src/core/object-shapes.js'
 
 // Behind Express on V8 before 13 the bridge turns req and res into dictionary-mode objects (see
 // src/core/object-shapes.ts). Read with V8's own intrinsics: the rule must match what this V8 does,
@@ -60,6 +60,18 @@ it('leaves alone objects whose prototype is a class prototype, and objects that 
   expect(hasFastProperties(sealed)).toBe(true)
 })
 
+it('settles objects about to be handed to Express whatever their prototype, keeping their keys', () => {
+  const req = new http.IncomingMessage(null as never)
+  const res = new http.ServerResponse(req)
+  const keys = [Reflect.ownKeys(req), Reflect.ownKeys(res)]
+  settleBeforeExpress(req, res)
+  expect([hasFastProperties(req), hasFastProperties(res)]).toEqual([false, false])
+  expect([Reflect.ownKeys(req), Reflect.ownKeys(res)]).toEqual(keys)
+  // Still dictionaries after Express's setPrototypeOf.
+  Object.setPrototypeOf(req, Object.create(http.IncomingMessage.prototype))
+  expect(hasFastProperties(req)).toBe(false)
+})
+
 describe('a bridge in Express', () => {
   const seen: { req?: object; res?: object; keys?: PropertyKey[] } = {}
   const hono = new Hono<{ Bindings: { incoming: object; outgoing: object } }>()
@@ -104,5 +116,27 @@ describe('a bridge in Express', () => {
     await request(server).get('/hono').expect(200, 'hono')
     expect(hasFastProperties(seen.req!)).toBe(true)
     expect(hasFastProperties(seen.res!)).toBe(true)
+  })
+
+  it("settles a front door's hand-on to an Express fallback on the V8 versions that need it, with the same keys", async () => {
+    const fallback = app(false)
+    await request(fallback).get('/express?q=1').expect(200, 'express')
+    const alone = seen.keys
+    const front = http.createServer(fetchBridge(hono, { fallback }))
+    await request(front).get('/express?q=1').expect(200, 'express')
+    expect(seen.keys).toEqual(alone)
+    expect(hasFastProperties(seen.req!)).toBe(!PER_OBJECT_SHAPES)
+    expect(hasFastProperties(seen.res!)).toBe(!PER_OBJECT_SHAPES)
+    // A fallback that is not an Express app replaces no prototype: its objects are left alone.
+    const plain = http.createServer(
+      fetchBridge(hono, {
+        fallback: (req, res) => {
+          seen.req = req
+          res.end('plain')
+        },
+      }),
+    )
+    await request(plain).get('/plain').expect(200, 'plain')
+    expect(hasFastProperties(seen.req!)).toBe(true)
   })
 })

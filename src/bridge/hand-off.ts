@@ -9,6 +9,8 @@ import { handOver } from '../request/body-hand-over.js'
 import { IN_FRONT_DOOR, NOBODY_BEHIND } from '../core/process-shared.js'
 import { forHttp1Code } from '../http2/http2-express.js'
 import { isHttp2Listen, listenHttp2 } from '../http2/http2-listen.js'
+import { PER_OBJECT_SHAPES, settleBeforeExpress } from '../core/object-shapes.js'
+import { isExpressApp } from '../core/app-kinds.js'
 
 /**
  * Marks a `next` that stands for "nobody behind the bridge" (the `onDispatch` wrapper's on a bare
@@ -42,6 +44,8 @@ export function passOn(
     (req as { [IN_FRONT_DOOR]?: boolean })[IN_FRONT_DOOR] = false
   // Express replaces the prototypes of req and res: node:http2's members must survive that.
   if (req.httpVersionMajor === 2) forHttp1Code(req, res)
+  // Express is about to replace both prototypes: on Node 20 and 22, see core/object-shapes.ts.
+  if (PER_OBJECT_SHAPES && isExpressApp(fallback)) settleBeforeExpress(req, res)
   try {
     if (next === undefined) fallback(req, res)
     else fallback(req, res, next)

@@ -12,24 +12,45 @@ const V8_MAJOR = Number.parseInt(String(process.versions?.v8), 10)
 /** Whether this V8 gives objects with a replaced prototype hidden classes of their own. */
 export const PER_OBJECT_SHAPES = V8_MAJOR > 0 && V8_MAJOR < 13
 
-const PROBE = Symbol('express-fetch-bridge/shape')
+const FIRST = Symbol('express-fetch-bridge/shape-1')
+const SECOND = Symbol('express-fetch-bridge/shape-2')
 
 /**
- * Puts `o` in dictionary mode if its prototype was replaced (one that is no class's prototype: it has
- * no `constructor` of its own, as Express's `app.request` and `app.response`) and this V8 needs it.
- * Nothing of it can be seen: one symbol of the bridge's is added and deleted (deleting the latest
- * property of such an object is what turns it into a dictionary); keys and their order stay.
+ * The rule, for both places Express's prototypes meet the bridge: on such a V8, `req` and `res` are
+ * made dictionaries when Express has replaced their prototypes (middleware mode: the bridge sees them
+ * after) or is about to (the front door handing them to an Express app: settled first, they stay
+ * dictionaries through Express's `setPrototypeOf`). Nothing of it can be seen: two symbols of the
+ * bridge's are added and deleted (deleting a property that is not the last one added is what turns an
+ * object into a dictionary; the last one alone Node 20's V8 may take back); keys, their order and values stay.
+ * Objects that cannot be extended are left as they are.
+ */
+function settle(o: object): void {
+  if (!Object.isExtensible(o)) return
+  const probe = o as Record<symbol, unknown>
+  probe[FIRST] = 0
+  probe[SECOND] = 0
+  delete probe[FIRST]
+  delete probe[SECOND]
+}
+
+/**
+ * Settles `o` if its prototype was replaced: one that is no class's prototype (it has no `constructor`
+ * of its own, as Express's `app.request` and `app.response`). Objects of a class (node:http's, a
+ * subclass's) share hidden classes as they should and are left alone.
  */
 export function settleShape(o: object): void {
   const proto = Object.getPrototypeOf(o) as object | null
-  // A class's own prototype (node:http's, a subclass's): such objects share hidden classes as they should.
-  if (proto === null || Object.hasOwn(proto, 'constructor') || !Object.isExtensible(o)) return
-  ;(o as Record<symbol, unknown>)[PROBE] = 0
-  delete (o as Record<symbol, unknown>)[PROBE]
+  if (proto !== null && !Object.hasOwn(proto, 'constructor')) settle(o)
 }
 
 /** {@link settleShape} for a request's two objects. */
 export function settleShapes(req: object, res: object): void {
   settleShape(req)
   settleShape(res)
+}
+
+/** Settles a request's two objects before they are handed to an Express app, which replaces both prototypes. */
+export function settleBeforeExpress(req: object, res: object): void {
+  settle(req)
+  settle(res)
 }
