@@ -48,6 +48,10 @@ it('makes a re-prototyped object a dictionary, with its keys, their order and va
   expect(hasFastProperties(o)).toBe(false)
   expect(Reflect.ownKeys(o).map((k) => [k, o[k]])).toEqual(before)
   expect(Object.getPrototypeOf(o)).toBe(proto)
+  // Also with nothing added since the prototype was replaced.
+  const bare = reprototyped(proto)
+  settleShape(bare)
+  expect(hasFastProperties(bare)).toBe(false)
 })
 
 it('leaves alone objects whose prototype is a class prototype, and objects that cannot be extended', () => {

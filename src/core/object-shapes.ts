@@ -19,18 +19,23 @@ const SECOND = Symbol('express-fetch-bridge/shape-2')
  * The rule, for both places Express's prototypes meet the bridge: on such a V8, `req` and `res` are
  * made dictionaries when Express has replaced their prototypes (middleware mode: the bridge sees them
  * after) or is about to (the front door handing them to an Express app: settled first, they stay
- * dictionaries through Express's `setPrototypeOf`). Nothing of it can be seen: two symbols of the
- * bridge's are added and deleted (deleting a property that is not the last one added is what turns an
- * object into a dictionary; the last one alone Node 20's V8 may take back); keys, their order and values stay.
- * Objects that cannot be extended are left as they are.
+ * dictionaries through Express's `setPrototypeOf`). Nothing of it can be seen: symbols of the
+ * bridge's are added and deleted, which turns the object into a dictionary; keys, their order and
+ * values stay. Objects that cannot be extended are left as they are.
+ *
+ * Deleting the property added last is enough for an object whose prototype was replaced (its hidden
+ * class has no way back). An object of a class has one, which Node 20's V8 takes: there the first of
+ * two properties is deleted, which no V8 takes back.
  */
-function settle(o: object): void {
+function settle(o: object, ofClass: boolean): void {
   if (!Object.isExtensible(o)) return
   const probe = o as Record<symbol, unknown>
   probe[FIRST] = 0
-  probe[SECOND] = 0
-  delete probe[FIRST]
-  delete probe[SECOND]
+  if (ofClass) {
+    probe[SECOND] = 0
+    delete probe[FIRST]
+    delete probe[SECOND]
+  } else delete probe[FIRST]
 }
 
 /**
@@ -40,7 +45,7 @@ function settle(o: object): void {
  */
 export function settleShape(o: object): void {
   const proto = Object.getPrototypeOf(o) as object | null
-  if (proto !== null && !Object.hasOwn(proto, 'constructor')) settle(o)
+  if (proto !== null && !Object.hasOwn(proto, 'constructor')) settle(o, false)
 }
 
 /** {@link settleShape} for a request's two objects. */
@@ -51,6 +56,6 @@ export function settleShapes(req: object, res: object): void {
 
 /** Settles a request's two objects before they are handed to an Express app, which replaces both prototypes. */
 export function settleBeforeExpress(req: object, res: object): void {
-  settle(req)
-  settle(res)
+  settle(req, true)
+  settle(res, true)
 }
