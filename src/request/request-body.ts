@@ -180,7 +180,10 @@ export function answered(req: IncomingMessage, hold: EndHold): void {
 /** Let a request read to its end emit 'end' (and close), as after a plain read. */
 function releaseEnd(req: IncomingMessage): void {
   if (!req.readableEnded && req.readableLength === 0 && !req.destroyed) {
-    req.resume()
+    // node:http's parser marks an HTTP/1 request complete as it pushes the body's end: read(0) alone
+    // then emits 'end'; resume() would cost a tick and restart the socket's reads for nothing.
+    // (HTTP/2's `complete` also covers a closed stream, whose end may not have been pushed.)
+    if (!req.complete || req.httpVersionMajor === 2) req.resume()
     req.read(0)
   }
 }
