@@ -11,6 +11,7 @@ import { after, listen, request, waitFor, type Running } from '../helpers/transp
 let server: Running
 let ended: IncomingMessage[] = []
 let release: () => void = () => {}
+let events: string[][] = []
 
 beforeAll(async () => {
   const hono = new Hono<{ Bindings: HttpBindings }>()
@@ -28,6 +29,13 @@ beforeAll(async () => {
         },
       }),
     )
+  })
+  hono.post('/prompt', async (c) => {
+    const req = c.env.incoming
+    const seen: string[] = []
+    req.on('pause', () => seen.push('pause'))
+    req.once('end', () => events.push([...seen, 'end']))
+    return c.text(`got ${(await c.req.text()).length}`)
   })
   // A fetch function, not Hono (whose onError would answer 500 itself): its rejection goes to next(err).
   const failing = async (r: Request, env: HttpBindings) => {
@@ -50,6 +58,7 @@ beforeAll(async () => {
 afterAll(() => server.close())
 beforeEach(() => {
   ended = []
+  events = []
 })
 
 it("a streamed answer: the request's 'end' comes while the response is still open", async () => {
@@ -71,4 +80,13 @@ it("the app fails after reading the body: an error handler that waits for the re
   expect(r.res.statusCode).toBe(418)
   expect(r.body.toString()).toBe('failed; ended true')
   expect(ended).toHaveLength(1)
+})
+
+it("a prompt answer: the hold stops the body's flow at its last byte and turns it back on, no pause() of the request", async () => {
+  for (const size of [10, 70_000]) {
+    const r = await request(`${server.url}/prompt`, { method: 'POST' }, 'z'.repeat(size))
+    expect(r.body.toString()).toBe(`got ${size}`)
+  }
+  expect(await waitFor(() => events.length === 2, 2000)).toBe(true)
+  expect(events).toEqual([['end'], ['end']])
 })

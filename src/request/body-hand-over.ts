@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from 'node:http'
 import { abortError, FAILED, READ, READING, STOPPED, type BodyRead, type ReadingRequest } from './body-read.js'
-import { attach, detach, finish } from './request-body.js'
+import { attach, detach, finish, flowing } from './request-body.js'
 
 /** The app read more of the body than is kept for the handlers behind, then let the request fall through. */
 /**
@@ -15,7 +15,7 @@ import { attach, detach, finish } from './request-body.js'
  * rest was discarded, or the request is over). The next 'data' listener or pipe() starts the flow.
  */
 function putBack(req: ReadingRequest, read: BodyRead): boolean {
-  ;(req as { readableFlowing: boolean | null }).readableFlowing = null
+  flowing(req, null)
   if (read.taken === 0) return true
   const kept = read.kept
   if (kept === undefined || req.readableEnded || req.destroyed) return false

@@ -73,7 +73,9 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
   if (read === undefined || read.state !== READING) return
   take(this, read, chunk)
   if (read.taken >= read.expected) {
-    this.pause()
+    // The flow stopped, not pause(): releaseEnd turns it back on (no 'pause'/'resume' events, no
+    // resume tick), and putBack leaves the request as never read.
+    flowing(this, false)
     settle(this, undefined)
     return
   }
@@ -163,7 +165,7 @@ function settle(req: ReadingRequest, err: unknown): void {
   // with the bytes put back (see EndHold).
   if (err === undefined) {
     const hold = read.hold
-    if (hold === undefined || hold.answered) releaseEnd(req)
+    if (hold === undefined || hold.answered) releaseEnd(req, read)
   }
 }
 
@@ -174,18 +176,26 @@ function settle(req: ReadingRequest, err: unknown): void {
 export function answered(req: IncomingMessage, hold: EndHold): void {
   hold.answered = true
   const read = hold.read
-  if (read !== undefined && read.state === DONE) releaseEnd(req)
+  if (read !== undefined && read.state === DONE) releaseEnd(req, read)
 }
 
 /** Let a request read to its end emit 'end' (and close), as after a plain read. */
-function releaseEnd(req: IncomingMessage): void {
+function releaseEnd(req: IncomingMessage, read: BodyRead): void {
   if (!req.readableEnded && req.readableLength === 0 && !req.destroyed) {
+    // A flowing read stopped the flow at its last byte (onData): turning it back on lets the end,
+    // pushed now or later, go straight to 'end', with no resume() tick.
+    if (read.expected !== -1) flowing(req, true)
     // node:http's parser marks an HTTP/1 request complete as it pushes the body's end: read(0) alone
     // then emits 'end'; resume() would cost a tick and restart the socket's reads for nothing.
     // (HTTP/2's `complete` also covers a closed stream, whose end may not have been pushed.)
-    if (!req.complete || req.httpVersionMajor === 2) req.resume()
+    else if (!req.complete || req.httpVersionMajor === 2) req.resume()
     req.read(0)
   }
+}
+
+/** Set the request's flow: on, stopped, or null (as never read: the next 'data' listener or pipe() starts it). */
+export function flowing(req: IncomingMessage, state: boolean | null): void {
+  ;(req as { readableFlowing: boolean | null }).readableFlowing = state
 }
 
 export function finish(read: BodyRead, err: unknown): void {
@@ -290,8 +300,7 @@ export function bodyStream(
 function release(req: ReadingRequest, read: BodyRead): void {
   detach(req, read)
   if (read.taken === 0) {
-    // As if never read: the next 'data' listener or pipe() starts the flow again.
-    ;(req as { readableFlowing: boolean | null }).readableFlowing = null
+    flowing(req, null)
   } else {
     // Keep the connection usable: discard the rest instead of destroying the socket.
     read.kept = undefined
