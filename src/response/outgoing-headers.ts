@@ -20,7 +20,8 @@ const nativeWriteHead = ServerResponse.prototype.writeHead
 export function writeHead(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders): void {
   // Node's slot: null while nothing was set, undefined on a response without one (HTTP/2's).
   const earlier = kOutHeaders === undefined ? undefined : (res as unknown as Slots)[kOutHeaders]
-  if (res.writeHead !== nativeWriteHead || (earlier !== null && needsMerge(res, earlier, flat))) {
+  const meets = earlier === null ? APART : meetEarlier(res, earlier, flat)
+  if (res.writeHead !== nativeWriteHead || meets === MERGE) {
     // Node 20's writeHead applies a flat list with setHeader when earlier middleware set headers, so a
     // repeated name (two Set-Cookie) would keep only the last value, and Set-Cookie/Vary need merging
     // with the earlier values: replace the earlier values ourselves and append every line.
@@ -37,7 +38,7 @@ export function writeHead(res: ServerResponse, status: number, statusText: strin
     // made V8 allocate every later response's objects in old space (heap growth, major GCs under load).
     // Replacing one of them: the whole list is checked first, so that a refused header leaves the
     // earlier values for the error answer (setHeader checks one header at a time).
-    if (replacesEarlier(res, earlier, flat)) checkAll(res, flat)
+    if (meets === REPLACES) checkAll(res, flat)
     return writeFromSlot(res, status, statusText, flat, false)
   }
   // Nothing set before: Node validates the whole list before taking any of it and sends it as it is,
@@ -99,7 +100,7 @@ function wrapGetters(): void {
     Object.defineProperty(proto, name, {
       configurable: true,
       writable: true,
-      // One fixed argument, no rest/apply: hasHeader() runs on every answer (see needsMerge).
+      // One fixed argument, no rest/apply: hasHeader() runs on every answer (see meetEarlier).
       value: function (this: Slots, name: unknown) {
         const flat = this[kOutHeaders!]
         if (Array.isArray(flat)) this[kOutHeaders!] = kept(flat)
@@ -141,24 +142,30 @@ function dropHeaders(res: ServerResponse, flat: FlatHeaders): void {
   }
 }
 
+/** How the app's headers meet the ones set before: {@link meetEarlier}. */
+const APART = 0
+const REPLACES = 1
+const MERGE = 2
+
 /**
- * Whether the app's headers need {@link mergeWithOutgoing} and one-by-one appending, given headers set
- * before (`earlier`: Node's slot, or undefined to ask `res`): framing headers among them, Set-Cookie/Vary
- * among them and the app's, or a name the app repeats. Without earlier headers Node takes the list as it is.
+ * How the app's headers meet headers set before (`earlier`: Node's slot, keyed by lower-case name, or
+ * undefined to ask `res`), in one pass: MERGE when they need {@link mergeWithOutgoing} and one-by-one
+ * appending (framing headers set before, Set-Cookie or Vary on both sides, a name the app repeats),
+ * REPLACES when the app names a header set before, APART otherwise. Looked up by name: the slot is a
+ * dictionary-mode object, and enumerating it costs more than a few lookups.
  */
-function needsMerge(res: ServerResponse, earlier: unknown, flat: FlatHeaders): boolean {
-  if (has(res, earlier, 'content-length') || has(res, earlier, 'transfer-encoding')) return true
+function meetEarlier(res: ServerResponse, earlier: unknown, flat: FlatHeaders): number {
+  if (has(res, earlier, 'content-length') || has(res, earlier, 'transfer-encoding')) return MERGE
+  let meets = APART
   for (let i = 0; i < flat.length; i += 2) {
     const name = flat[i]
-    if (
-      sameName(name, 'set-cookie')
-        ? has(res, earlier, 'set-cookie')
-        : sameName(name, 'vary') && has(res, earlier, 'vary')
-    )
-      return true
-    for (let j = 0; j < i; j += 2) if (sameName(flat[j], name)) return true
+    for (let j = 0; j < i; j += 2) if (sameName(flat[j], name)) return MERGE
+    if (has(res, earlier, hasUpperCase(name) ? name.toLowerCase() : name)) {
+      if (sameName(name, 'set-cookie') || sameName(name, 'vary')) return MERGE
+      meets = REPLACES
+    }
   }
-  return false
+  return meets
 }
 
 type Lenient = { _isLenientHeaderValidation?: () => boolean }
@@ -176,18 +183,6 @@ function checkAll(res: ServerResponse, flat: FlatHeaders): void {
     validateHeaderName(flat[i])
     checkValue(flat[i], flat[i + 1], lenient)
   }
-}
-
-/**
- * Whether the app names a header already in Node's slot (keyed by lower-case name). Looked up by name:
- * the slot is a dictionary-mode object, and enumerating it costs more than a few lookups.
- */
-function replacesEarlier(res: ServerResponse, earlier: unknown, flat: FlatHeaders): boolean {
-  for (let i = 0; i < flat.length; i += 2) {
-    const name = flat[i]
-    if (has(res, earlier, name) || (hasUpperCase(name) && has(res, earlier, name.toLowerCase()))) return true
-  }
-  return false
 }
 
 function hasUpperCase(name: string): boolean {
