@@ -20,8 +20,9 @@ const nativeWriteHead = ServerResponse.prototype.writeHead
 export function writeHead(res: ServerResponse, status: number, statusText: string, flat: FlatHeaders): void {
   // Node's slot: null while nothing was set, undefined on a response without one (HTTP/2's).
   const earlier = kOutHeaders === undefined ? undefined : (res as unknown as Slots)[kOutHeaders]
-  const meets = earlier === null ? APART : meetEarlier(res, earlier, flat)
-  if (res.writeHead !== nativeWriteHead || meets === MERGE) {
+  // A writeHead not Node's own (a wrapper, node:http2's compatibility response) gets the merge path.
+  const meets = res.writeHead !== nativeWriteHead ? MERGE : earlier === null ? APART : meetEarlier(res, earlier, flat)
+  if (meets === MERGE) {
     // Node 20's writeHead applies a flat list with setHeader when earlier middleware set headers, so a
     // repeated name (two Set-Cookie) would keep only the last value, and Set-Cookie/Vary need merging
     // with the earlier values: replace the earlier values ourselves and append every line.
