@@ -45,6 +45,8 @@ beforeAll(async () => {
   }
   const app = express()
   app.use('/fail', fetchBridge(failing))
+  // Reads more than the replay keeps, then hands the request on: the error (413) is the answer.
+  app.use('/over', fetchBridge(overReader(), { replay: { maxBytes: 100 }, honoMiddleware: 'all' }))
   app.use(fetchBridge(hono))
   app.use((err: { status: number }, req: IncomingMessage, res: express.Response, _next: express.NextFunction) => {
     // An error handler that answers once the request has ended (as one that drains the body would):
@@ -56,6 +58,16 @@ beforeAll(async () => {
   server = await listen(app)
 })
 afterAll(() => server.close())
+
+function overReader(): Hono<{ Bindings: HttpBindings }> {
+  const over = new Hono<{ Bindings: HttpBindings }>()
+  over.use('*', async (c, next) => {
+    c.env.incoming.once('end', () => ended.push(c.env.incoming))
+    await c.req.text()
+    await next()
+  })
+  return over
+}
 beforeEach(() => {
   ended = []
   events = []
@@ -89,4 +101,23 @@ it("a prompt answer: the hold stops the body's flow at its last byte and turns i
   }
   expect(await waitFor(() => events.length === 2, 2000)).toBe(true)
   expect(events).toEqual([['end'], ['end']])
+})
+
+it("a body read past the replay limit, then handed on: the request's 'end' comes with the 413 (Express error handler, front door)", async () => {
+  const inExpress = await Promise.race([
+    request(`${server.url}/over`, { method: 'POST' }, 'o'.repeat(5000)),
+    after(2000, undefined),
+  ])
+  if (inExpress === undefined) throw new Error('no answer: the request never ended')
+  expect(inExpress.res.statusCode).toBe(413)
+  expect(inExpress.body.toString()).toBe('failed; ended true')
+
+  const frontDoor = await listen(fetchBridge(overReader(), { replay: { maxBytes: 100 }, fallback: express() }))
+  try {
+    const r = await request(`${frontDoor.url}/over`, { method: 'POST' }, 'o'.repeat(5000))
+    expect(r.res.statusCode).toBe(413)
+    expect(await waitFor(() => ended.length === 2, 2000)).toBe(true)
+  } finally {
+    await frontDoor.close()
+  }
 })

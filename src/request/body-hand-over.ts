@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from 'node:http'
 import { abortError, FAILED, READ, READING, STOPPED, type BodyRead, type ReadingRequest } from './body-read.js'
-import { attach, detach, finish, flowing } from './request-body.js'
+import { answered, attach, detach, finish, flowing } from './request-body.js'
 
 /** The app read more of the body than is kept for the handlers behind, then let the request fall through. */
 /**
@@ -70,7 +70,12 @@ export function handOver(req: IncomingMessage): Error | undefined {
     detach(r, read)
     finish(read, abortError('The request was handed on to the next handler'))
   }
-  if (!putBack(r, read)) return notKept(read.taken, read.limit)
+  if (!putBack(r, read)) {
+    // Not whole: the request goes on only to report this error, so nothing holds its 'end' any more
+    // (an error handler, or the front door's own answer, must not wait for it forever).
+    if (read.hold !== undefined) answered(r, read.hold)
+    return notKept(read.taken, read.limit)
+  }
   if (read.taken > 0) {
     // The handlers behind own the body now: nothing is held for the app, and its 'end' is theirs.
     read.kept = undefined
