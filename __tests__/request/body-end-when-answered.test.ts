@@ -58,7 +58,12 @@ beforeAll(async () => {
   server = await listen(app)
 })
 afterAll(() => server.close())
+beforeEach(() => {
+  ended = []
+  events = []
+})
 
+/** A Hono middleware that reads the body, then hands the request on (no route answers it). */
 function overReader(): Hono<{ Bindings: HttpBindings }> {
   const over = new Hono<{ Bindings: HttpBindings }>()
   over.use('*', async (c, next) => {
@@ -68,10 +73,13 @@ function overReader(): Hono<{ Bindings: HttpBindings }> {
   })
   return over
 }
-beforeEach(() => {
-  ended = []
-  events = []
-})
+
+/** POST to the Express server; an answer that never comes (a request whose 'end' stays held) fails. */
+async function postAnswered(path: string, body: string) {
+  const r = await Promise.race([request(`${server.url}${path}`, { method: 'POST' }, body), after(2000, undefined)])
+  if (r === undefined) throw new Error('no answer: the request never ended')
+  return r
+}
 
 it("a streamed answer: the request's 'end' comes while the response is still open", async () => {
   const answer = request(`${server.url}/stream`, { method: 'POST' }, 'x'.repeat(5000))
@@ -84,11 +92,7 @@ it("a streamed answer: the request's 'end' comes while the response is still ope
 })
 
 it("the app fails after reading the body: an error handler that waits for the request's end answers", async () => {
-  const r = await Promise.race([
-    request(`${server.url}/fail`, { method: 'POST' }, 'y'.repeat(5000)),
-    after(2000, undefined),
-  ])
-  if (r === undefined) throw new Error('no answer: the request never ended')
+  const r = await postAnswered('/fail', 'y'.repeat(5000))
   expect(r.res.statusCode).toBe(418)
   expect(r.body.toString()).toBe('failed; ended true')
   expect(ended).toHaveLength(1)
@@ -104,11 +108,7 @@ it("a prompt answer: the hold stops the body's flow at its last byte and turns i
 })
 
 it("a body read past the replay limit, then handed on: the request's 'end' comes with the 413 (Express error handler, front door)", async () => {
-  const inExpress = await Promise.race([
-    request(`${server.url}/over`, { method: 'POST' }, 'o'.repeat(5000)),
-    after(2000, undefined),
-  ])
-  if (inExpress === undefined) throw new Error('no answer: the request never ended')
+  const inExpress = await postAnswered('/over', 'o'.repeat(5000))
   expect(inExpress.res.statusCode).toBe(413)
   expect(inExpress.body.toString()).toBe('failed; ended true')
 
