@@ -55,8 +55,9 @@ export interface BodyRead {
   state: typeof READING | typeof DONE | typeof FAILED | typeof STOPPED
   /** Bytes taken from the request. */
   taken: number
-  /** Whole-body read: chunks so far and the promise's settlers. */
+  /** Whole-body read: chunks so far (or the one buffer they are copied into, see whole-body.ts) and the promise's settlers. */
   chunks: Buffer[] | undefined
+  whole: Buffer | undefined
   resolve: ((body: Buffer) => void) | undefined
   reject: ((err: unknown) => void) | undefined
   /** Stream read: where the chunks go. */

@@ -5,7 +5,7 @@
  * request handed on to the next handler can be checked: {@link handOver}.
  */
 
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 
 import {
   abortError,
@@ -20,6 +20,7 @@ import {
   type EndHold,
   type ReadingRequest,
 } from './body-read.js'
+import { canFlow, collect, collected, collectInto, framedLength, dropCollected } from './body-length.js'
 
 function bodyAborted(): Error {
   return abortError('The client closed the connection before the body was read')
@@ -59,7 +60,7 @@ function take(req: ReadingRequest, read: BodyRead, chunk: Buffer | string): void
     else read.kept = undefined
   }
   const controller = read.controller
-  if (controller === undefined) read.chunks!.push(buf)
+  if (controller === undefined) collect(read, buf)
   else controller.enqueue(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength))
 }
 
@@ -81,20 +82,6 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
   }
   const controller = read.controller
   if (controller !== undefined && controller.desiredSize! <= -STREAM_BUFFER) toPaused(this, read)
-}
-
-/**
- * Whether a body can be read in flowing mode: its length known and still arriving. What is already
- * buffered in the request (the first chunk came with the head, and Express ran before the bridge)
- * comes first as 'data' too.
- */
-function flowingLength(req: IncomingMessage, headers: IncomingHttpHeaders): number {
-  // Paused explicitly (req.pause() by earlier middleware): a 'data' listener would not resume it.
-  if (req.complete || req.readableEncoding !== null || req.readableFlowing === false) return -1
-  const length = headers['content-length']
-  if (length === undefined || headers['transfer-encoding'] !== undefined) return -1
-  const n = Number(length)
-  return Number.isSafeInteger(n) && n > 0 ? n : -1
 }
 
 /** The app stopped pulling a stream read in flowing mode: stop the flow, read on in paused mode. */
@@ -205,13 +192,15 @@ export function finish(read: BodyRead, err: unknown): void {
     else controller.error(err)
     return
   }
-  const chunks = read.chunks!
-  read.chunks = undefined
-  if (err !== undefined) read.reject!(err)
-  else read.resolve!(chunks.length === 1 ? chunks[0] : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, read.taken))
+  if (err === undefined) {
+    read.resolve!(collected(read))
+  } else {
+    dropCollected(read)
+    read.reject!(err)
+  }
 }
 
-function start(req: ReadingRequest, read: BodyRead, headers: IncomingHttpHeaders): void {
+function start(req: ReadingRequest, read: BodyRead): void {
   req[READ] = read
   if (req.destroyed) {
     // Gone before the first read: no event will come, the complete body (if any) is buffered.
@@ -220,8 +209,13 @@ function start(req: ReadingRequest, read: BodyRead, headers: IncomingHttpHeaders
     else settle(req, isClientGone(errored) ? bodyAborted() : errored)
     return
   }
-  // A pause() by earlier middleware does not matter: such a request is read in paused mode (flowingLength).
-  read.expected = flowingLength(req, headers)
+  // A pause() by earlier middleware does not matter: such a request is read in paused mode (canFlow).
+  const declared = framedLength(req)
+  read.expected = canFlow(req, declared) ? declared : -1
+  // A body declared longer than what is kept for a hand-over could never be put back whole: keeping its
+  // first bytes until the read passes the limit only holds the socket's buffers (and GC time) for nothing.
+  if (declared > read.limit) read.kept = undefined
+  if (read.chunks !== undefined) collectInto(read)
   attach(req, read)
   // No read now: 'readable' or 'data' come on a later tick (or 'end' for a body already over), so
   // whatever the caller does in this turn (`req.destroy(err)` right after asking) comes first.
@@ -237,6 +231,7 @@ function newRead(
     state: READING,
     taken: 0,
     chunks: controller === undefined ? [] : undefined,
+    whole: undefined,
     resolve: undefined,
     reject: undefined,
     controller,
@@ -249,21 +244,14 @@ function newRead(
   return read
 }
 
-/**
- * Read the whole body from the socket. Rejects if the client goes away before it is complete.
- * `headers`: the request's, as the caller read them (see framesBody).
- */
-export function readBody(
-  req: IncomingMessage,
-  hold: EndHold | undefined,
-  headers: IncomingHttpHeaders,
-): Promise<Buffer> {
+/** Read the whole body from the socket. Rejects if the client goes away before it is complete. */
+export function readBody(req: IncomingMessage, hold: EndHold | undefined): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(EMPTY)
   return new Promise<Buffer>((resolve, reject) => {
     const read = newRead(req as ReadingRequest, undefined, hold)
     read.resolve = resolve
     read.reject = reject
-    start(req, read, headers)
+    start(req, read)
   })
 }
 
@@ -272,18 +260,14 @@ export function readBody(
  * only while the stream wants more). Nothing is read before the first pull: building the stream
  * (`request.body`) leaves the request as it is, for the handlers behind the bridge.
  */
-export function bodyStream(
-  req: IncomingMessage,
-  hold: EndHold | undefined,
-  headers: IncomingHttpHeaders,
-): ReadableStream<Uint8Array> {
+export function bodyStream(req: IncomingMessage, hold: EndHold | undefined): ReadableStream<Uint8Array> {
   const r = req as ReadingRequest
   // This stream's reader (an earlier bridge in the chain may have left its own on the request).
   let read: BodyRead | undefined
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        if (read === undefined) start(r, (read = newRead(r, controller, hold)), headers)
+        if (read === undefined) start(r, (read = newRead(r, controller, hold)))
         else if (read.state === READING && read.expected === -1) onReadable.call(r)
       },
       cancel() {

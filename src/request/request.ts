@@ -56,8 +56,6 @@ class LazyRequest {
   #url: string
   /** `req.method` as the bridge read it: a Request's method does not change, and reading req costs. */
   #method: string
-  /** `req.headers`, read once (see framesBody). */
-  #nodeHeaders: IncomingHttpHeaders
   /** Whether the request has body framing: decided once, as the bridge saw it. */
   #hasBody: boolean
   /** For a bridged request with a body: holds back its 'end' until the bridge answers. */
@@ -78,7 +76,6 @@ class LazyRequest {
     this.#res = res
     this.#url = url
     this.#method = method
-    this.#nodeHeaders = headers
     this.#hasBody = framesBody(method, headers)
     this.#hold = this.#hasBody && res !== undefined ? { answered: false, read: undefined } : undefined
   }
@@ -109,7 +106,7 @@ class LazyRequest {
             body = erroredStream(err)
           }
         } else {
-          body = bodyStream(req, this.#hold, this.#nodeHeaders)
+          body = bodyStream(req, this.#hold)
         }
       }
       const init: RequestInit & { duplex?: 'half' } = {
@@ -196,7 +193,7 @@ class LazyRequest {
         return Promise.reject(err)
       }
     }
-    return readBody(req, this.#hold, this.#nodeHeaders)
+    return readBody(req, this.#hold)
   }
 
   text(): Promise<string> {

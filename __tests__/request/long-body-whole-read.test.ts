@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto'
+import http from 'node:http'
+import net from 'node:net'
+
+import express from 'express'
+import fc from 'fast-check'
+import { Hono } from 'hono'
+
+import { fetchBridge } from '../../src/index.js'
+import { listen, parseHead, sleep, type Running } from '../helpers/transport.js'
+
+// A long body of known length that nothing keeps for a hand-over (declared over the replay limit, or
+// replay off) is copied into one buffer as it arrives (src/request/body-length.ts). Whatever the
+// chunking, the sizes around the thresholds, and a Content-Length that earlier middleware rewrote
+// (the parser frames the body by the header it read, so the bytes that come may be more or fewer
+// than `req.headers` now says), the app gets exactly the bytes the client sent.
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
+
+function hono(): Hono {
+  const app = new Hono()
+  app.post('/buffer', async (c) => {
+    const b = new Uint8Array(await c.req.arrayBuffer())
+    return c.json({ length: b.length, sha: sha(b) })
+  })
+  app.post('/bytes', async (c) => {
+    const b = await c.req.raw.bytes()
+    return c.json({ length: b.length, sha: sha(b) })
+  })
+  app.post('/text', async (c) => {
+    const t = await c.req.text()
+    return c.json({ length: Buffer.byteLength(t), sha: sha(Buffer.from(t)) })
+  })
+  return app
+}
+
+const servers: Running[] = []
+afterAll(async () => {
+  for (const s of servers) await s.close()
+})
+
+async function serve(handler: http.RequestListener | express.Express): Promise<number> {
+  const s = await listen(handler)
+  servers.push(s)
+  return s.port
+}
+
+/** POST `body` over a raw socket in the given pieces (a pause between them), declaring `declared`. */
+function post(port: number, path: string, body: Buffer, pieces: number[]): Promise<{ status: number; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1')
+    const got: Buffer[] = []
+    socket.on('data', (d) => got.push(d))
+    socket.on('error', reject)
+    socket.on('close', () => {
+      const { status, rest } = parseHead(Buffer.concat(got))
+      resolve({ status, json: JSON.parse(rest.toString()) })
+    })
+    void (async () => {
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`)
+      let at = 0
+      for (const n of pieces) {
+        if (at >= body.length) break
+        socket.write(body.subarray(at, (at += n)))
+        await sleep(1)
+      }
+      if (at < body.length) socket.write(body.subarray(at))
+    })()
+  })
+}
+
+function bodyOf(length: number, seed: number): Buffer {
+  const b = Buffer.allocUnsafe(length)
+  let x = seed | 1
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    b[i] = x & 0x7f // ASCII: text() gives the same bytes back
+  }
+  return b
+}
+
+const KiB = 1024
+const sizes = [1, 64 * KiB - 1, 64 * KiB, 64 * KiB + 1, 200 * KiB, 1024 * KiB + 7]
+
+describe.each([
+  ['front door', (replay: number) => serve(fetchBridge(hono(), { replay: { maxBytes: replay } }))],
+  [
+    'Express',
+    (replay: number) => {
+      const app = express()
+      app.use(fetchBridge(hono(), { replay: { maxBytes: replay } }))
+      return serve(app)
+    },
+  ],
+])('%s: a long body read whole', (_name, start) => {
+  test('every byte, whatever the size and the chunking (replay off: nothing kept)', async () => {
+    const port = await start(0)
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...sizes),
+        fc.constantFrom('/buffer', '/bytes', '/text'),
+        fc.array(fc.integer({ min: 1, max: 96 * KiB }), { maxLength: 6 }),
+        fc.integer(),
+        async (size, path, pieces, seed) => {
+          const body = bodyOf(size, seed)
+          const { status, json } = await post(port, path, body, pieces)
+          expect(status).toBe(200)
+          expect(json).toEqual({ length: size, sha: sha(body) })
+        },
+      ),
+      { numRuns: 25, seed: 38 },
+    )
+  })
+
+  test('a body declared over the replay limit', async () => {
+    const port = await start(100 * KiB)
+    for (const size of [100 * KiB + 1, 600 * KiB]) {
+      const body = bodyOf(size, size)
+      expect(await post(port, '/buffer', body, [1000, 70 * KiB])).toEqual({
+        status: 200,
+        json: { length: size, sha: sha(body) },
+      })
+    }
+  })
+})
+
+describe('a Content-Length rewritten by middleware before the bridge', () => {
+  let port: number
+  beforeAll(async () => {
+    const app = express()
+    app.use((req, _res, next) => {
+      const factor = Number(req.headers['x-factor'] ?? 1)
+      req.headers['content-length'] = String(Math.round(Number(req.headers['content-length']) * factor))
+      next()
+    })
+    app.use(fetchBridge(hono(), { replay: { maxBytes: 0 } }))
+    port = await serve(app)
+  })
+
+  test.each([
+    ['more bytes come than it says', 0.5],
+    ['fewer bytes come than it says', 2],
+  ])('%s: the app gets the bytes that came', async (_case, factor) => {
+    const body = bodyOf(300 * KiB, 7)
+    const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(
+        { port, method: 'POST', path: '/buffer', headers: { 'content-length': body.length, 'x-factor': factor } },
+        (r) => {
+          const got: Buffer[] = []
+          r.on('data', (d: Buffer) => got.push(d))
+          r.on('end', () => resolve({ status: r.statusCode!, text: Buffer.concat(got).toString() }))
+        },
+      )
+      req.on('error', reject)
+      req.end(body)
+    })
+    expect(res.status).toBe(200)
+    expect(JSON.parse(res.text)).toEqual({ length: body.length, sha: sha(body) })
+  })
+})

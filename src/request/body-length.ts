@@ -1,0 +1,95 @@
+/**
+ * What a read makes of a body's declared length: flowing mode (request-body.ts), and where a
+ * whole-body read puts the bytes it takes. A long body of known length is copied, chunk by chunk as
+ * it arrives, into one buffer of that length: the socket's buffers are garbage at once instead of all
+ * living until the end (then copied in one Buffer.concat), which on an 8 MiB upload halves the memory
+ * a read holds and cut the server's CPU per request by a quarter (GC and page faults).
+ */
+
+import type { IncomingMessage } from 'node:http'
+
+import type { BodyRead } from './body-read.js'
+
+/**
+ * The body's length as node:http's parser framed it (Content-Length, not chunked), or -1. From the
+ * header list as it came: middleware may rewrite `req.headers` (a proxy helper, a decompressor), never
+ * the framing, and a read that stopped at a rewritten length would lose the bytes after it.
+ */
+export function framedLength(req: IncomingMessage): number {
+  const raw = req.rawHeaders
+  let length: string | undefined
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]
+    if (name.length === 14) {
+      if (length === undefined && name.toLowerCase() === 'content-length') length = raw[i + 1]
+    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      return -1
+    }
+  }
+  if (length === undefined) return -1
+  const n = Number(length)
+  return Number.isSafeInteger(n) && n >= 0 ? n : -1
+}
+
+/**
+ * Whether a body of this declared length can be read in flowing mode: known and still arriving. What
+ * is already buffered in the request (the first chunk came with the head, and Express ran before the
+ * bridge) comes first as 'data' too.
+ */
+export function canFlow(req: IncomingMessage, declared: number): boolean {
+  // Paused explicitly (req.pause() by earlier middleware): a 'data' listener would not resume it.
+  return declared > 0 && !req.complete && req.readableEncoding === null && req.readableFlowing !== false
+}
+
+/** Below this a body mostly comes in one or two chunks: one is handed over as it is, with no copy at all. */
+export const COPY_FROM = 64 * 1024
+
+/**
+ * The length is only declared until the bytes come: up to this, the buffer is taken at once (memory
+ * the kernel backs only as it is written); a larger body is collected chunk by chunk, as it arrives.
+ */
+export const COPY_UP_TO = 64 * 1024 * 1024
+
+const EMPTY = Buffer.alloc(0)
+
+/**
+ * Start a whole-body read (`read.expected`: the length, -1 if unknown). Only a body that is not kept
+ * for a hand-over is copied as it comes: a kept one holds the socket's buffers to its end anyway, and
+ * then one concat at the end measured cheaper than the early buffer (1 MiB uploads: 0.90x).
+ */
+export function collectInto(read: BodyRead): void {
+  const n = read.expected
+  if (read.kept === undefined && n > COPY_FROM && n <= COPY_UP_TO) read.whole = Buffer.allocUnsafe(n)
+}
+
+/** Take one chunk of a whole-body read (`read.taken` already counts it). */
+export function collect(read: BodyRead, buf: Buffer): void {
+  const whole = read.whole
+  if (whole !== undefined) {
+    const at = read.taken - buf.length
+    if (read.taken <= whole.length) {
+      buf.copy(whole, at)
+      return
+    }
+    // More bytes than declared (a peer breaking its own Content-Length): a list of chunks again.
+    read.whole = undefined
+    read.chunks!.push(whole.subarray(0, at))
+  }
+  read.chunks!.push(buf)
+}
+
+/** The body, once read to its end. */
+export function collected(read: BodyRead): Buffer {
+  const whole = read.whole
+  const chunks = read.chunks!
+  read.whole = undefined
+  read.chunks = undefined
+  if (whole !== undefined) return read.taken === whole.length ? whole : whole.subarray(0, read.taken)
+  return chunks.length === 1 ? chunks[0] : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, read.taken)
+}
+
+/** A read that failed: let go of what it took. */
+export function dropCollected(read: BodyRead): void {
+  read.whole = undefined
+  read.chunks = undefined
+}
