@@ -18,6 +18,13 @@ function honoApp(): Hono {
     await c.req.arrayBuffer()
     await next()
   })
+  // Looks at the first chunk only (a content sniffer), then lets the request go on.
+  hono.use('/peek/*', async (c, next) => {
+    const reader = c.req.raw.body!.getReader()
+    await reader.read()
+    reader.releaseLock()
+    await next()
+  })
   hono.post('/hono', async (c) => c.text(`hono ${(await c.req.text()).length}`))
   return hono
 }
@@ -33,7 +40,7 @@ function legacy(bridge?: express.RequestHandler): express.Express {
   app.post(['/json', '/audited/json'], express.json({ limit: '10mb' }), (req, res) => {
     res.send(`json ${req.body.items.length}`)
   })
-  app.post('/audited/raw', express.raw({ type: '*/*', limit: '10mb' }), (req, res) => {
+  app.post(['/audited/raw', '/peek/raw'], express.raw({ type: '*/*', limit: '10mb' }), (req, res) => {
     res.send(`raw ${(req.body as Buffer).length}`)
   })
   app.use((err: Error & { status?: number }, _req: express.Request, res: express.Response, _next: NextFunction) => {
@@ -70,29 +77,55 @@ describe.each(modes)('%s', (_name, start) => {
 
   it('a chunked multipart upload reaches multer whole after bodyLimit() counted it', async () => {
     const { type, parts } = multipart(MiB)
-    const { res, body } = await request(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': type } }, parts)
+    const { res, body } = await request(
+      `${server.url}/upload`,
+      { method: 'POST', headers: { 'content-type': type } },
+      parts,
+    )
     expect([res.statusCode, body.toString()]).toEqual([200, `multer a.bin ${MiB} hello`])
   })
 
   it('a chunked JSON body reaches express.json() whole', async () => {
     const json = JSON.stringify({ items: Array.from({ length: 5000 }, (_, i) => i) })
     const parts = [json.slice(0, 100), json.slice(100, 5000), json.slice(5000)]
-    const { res, body } = await request(`${server.url}/json`, { method: 'POST', headers: { 'content-type': 'application/json' } }, parts)
+    const { res, body } = await request(
+      `${server.url}/json`,
+      { method: 'POST', headers: { 'content-type': 'application/json' } },
+      parts,
+    )
     expect([res.statusCode, body.toString()]).toEqual([200, 'json 5000'])
   })
 
   it('a body a Hono middleware read to the end (with Content-Length) reaches Express whole', async () => {
     const payload = Buffer.alloc(3 * MiB, 0x62)
-    const { res, body } = await request(`${server.url}/audited/raw`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' } }, payload)
+    const { res, body } = await request(
+      `${server.url}/audited/raw`,
+      { method: 'POST', headers: { 'content-type': 'application/octet-stream' } },
+      payload,
+    )
     expect([res.statusCode, body.toString()]).toEqual([200, `raw ${3 * MiB}`])
   })
 
   it('past 4 MiB read by the app, the request that falls through gets a clear 413, never a short body', async () => {
     const payload = Buffer.alloc(5 * MiB, 0x63)
-    const { res, body } = await request(`${server.url}/audited/raw`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' } }, payload)
+    const { res, body } = await request(
+      `${server.url}/audited/raw`,
+      { method: 'POST', headers: { 'content-type': 'application/octet-stream' } },
+      payload,
+    )
     expect(res.statusCode).toBe(413)
     // Express's error handler gets the error (next(err)); in front-door mode the bridge answers itself.
     expect(body.toString()).toMatch(/read 5242880 bytes .*more than the 4194304 kept|^Payload Too Large$/)
+  })
+
+  it('a body declared over the replay limit, of which the app read only its first chunk, reaches Express whole', async () => {
+    const payload = Buffer.alloc(8 * MiB, 0x65)
+    const { res, body } = await request(
+      `${server.url}/peek/raw`,
+      { method: 'POST', headers: { 'content-type': 'application/octet-stream' } },
+      payload,
+    )
+    expect([res.statusCode, body.toString()]).toEqual([200, `raw ${8 * MiB}`])
   })
 
   it('a Hono route still reads the body and answers', async () => {
@@ -116,8 +149,10 @@ describe.each([
       c.text(`json ${c.env.incoming.body.items.length} ${(await c.req.json()).items.length}`),
     )
     // A middleware that does not read the body: the app's own read goes on where it was.
-    hono.post('/pass', expressMiddleware((_req: unknown, _res: unknown, next: () => void) => next()), async (c) =>
-      c.text(`hono ${(await c.req.text()).length}`),
+    hono.post(
+      '/pass',
+      expressMiddleware((_req: unknown, _res: unknown, next: () => void) => next()),
+      async (c) => c.text(`hono ${(await c.req.text()).length}`),
     )
     server = await start(hono)
   })
@@ -125,14 +160,22 @@ describe.each([
 
   it('multer gets a chunked upload whole', async () => {
     const { type, parts } = multipart(MiB)
-    const { res, body } = await request(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': type } }, parts)
+    const { res, body } = await request(
+      `${server.url}/upload`,
+      { method: 'POST', headers: { 'content-type': type } },
+      parts,
+    )
     expect([res.statusCode, body.toString()]).toEqual([200, `multer a.bin ${MiB} hello`])
   })
 
   it('express.json() gets a chunked body whole, and c.req.json() reads the same', async () => {
     const json = JSON.stringify({ items: Array.from({ length: 5000 }, (_, i) => i) })
     const parts = [json.slice(0, 100), json.slice(100, 5000), json.slice(5000)]
-    const { res, body } = await request(`${server.url}/json`, { method: 'POST', headers: { 'content-type': 'application/json' } }, parts)
+    const { res, body } = await request(
+      `${server.url}/json`,
+      { method: 'POST', headers: { 'content-type': 'application/json' } },
+      parts,
+    )
     expect([res.statusCode, body.toString()]).toEqual([200, 'json 5000 5000'])
   })
 
@@ -146,7 +189,11 @@ it('replay: { maxBytes } raises the bound: 6 MiB read by the app still reaches E
   const server = await listen(legacy(fetchBridge(honoApp(), { replay: { maxBytes: 8 * MiB } })))
   try {
     const payload = Buffer.alloc(6 * MiB, 0x64)
-    const { res, body } = await request(`${server.url}/audited/raw`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' } }, payload)
+    const { res, body } = await request(
+      `${server.url}/audited/raw`,
+      { method: 'POST', headers: { 'content-type': 'application/octet-stream' } },
+      payload,
+    )
     expect([res.statusCode, body.toString()]).toEqual([200, `raw ${6 * MiB}`])
   } finally {
     await server.close()
@@ -156,7 +203,11 @@ it('replay: { maxBytes } raises the bound: 6 MiB read by the app still reaches E
 it('replay: { maxBytes: 0 } keeps nothing: a body the app read and let fall through is a 413', async () => {
   const server = await listen(legacy(fetchBridge(honoApp(), { replay: { maxBytes: 0 } })))
   try {
-    const { res, body } = await request(`${server.url}/audited/raw`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' } }, 'tiny')
+    const { res, body } = await request(
+      `${server.url}/audited/raw`,
+      { method: 'POST', headers: { 'content-type': 'application/octet-stream' } },
+      'tiny',
+    )
     expect(res.statusCode).toBe(413)
     expect(body.toString()).toMatch(/read 4 bytes .*more than the 0 kept/)
   } finally {

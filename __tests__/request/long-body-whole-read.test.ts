@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { Hono } from 'hono'
 
 import { fetchBridge } from '../../src/index.js'
-import { listen, parseHead, sleep, type Running } from '../helpers/transport.js'
+import { listen, parseHead, sleep, waitFor, type Running } from '../helpers/transport.js'
 
 // A long body of known length that nothing keeps for a hand-over (declared over the replay limit, or
 // replay off) is copied into one buffer as it arrives (src/request/body-length.ts). Whatever the
@@ -124,6 +124,32 @@ describe.each([
       })
     }
   })
+})
+
+test('a client that declares a long body and sends little reserves no buffer of the declared length', async () => {
+  let reading = 0
+  const app = new Hono()
+  app.post('/buffer', async (c) => {
+    reading++
+    return c.text(String((await c.req.arrayBuffer()).byteLength))
+  })
+  const port = await serve(fetchBridge(app, { replay: { maxBytes: 0 } }))
+  const sockets: net.Socket[] = []
+  const before = process.memoryUsage().arrayBuffers
+  try {
+    for (let i = 0; i < 20; i++) {
+      const socket = net.connect(port, '127.0.0.1')
+      socket.on('error', () => {})
+      socket.write(`POST /buffer HTTP/1.1\r\nHost: x\r\nContent-Length: ${32 * 1024 * KiB}\r\n\r\n${'x'.repeat(100)}`)
+      sockets.push(socket)
+    }
+    expect(await waitFor(() => reading === 20, 5000)).toBe(true)
+    await sleep(50)
+    // 20 x 32 MiB would be 640 MiB; what came is 2 KB.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * KiB)
+  } finally {
+    for (const s of sockets) s.destroy()
+  }
 })
 
 describe('a Content-Length rewritten by middleware before the bridge', () => {

@@ -2,8 +2,8 @@
  * What a read makes of a body's declared length: flowing mode (request-body.ts), and where a
  * whole-body read puts the bytes it takes. A long body of known length is copied, chunk by chunk as
  * it arrives, into one buffer of that length: the socket's buffers are garbage at once instead of all
- * living until the end (then copied in one Buffer.concat), which on an 8 MiB upload halves the memory
- * a read holds and cut the server's CPU per request by a quarter (GC and page faults).
+ * living until the end (then copied in one Buffer.concat): on an 8 MiB upload that cut the server's CPU
+ * per request by a third (GC and page faults; docs/performance.md).
  */
 
 import type { IncomingMessage } from 'node:http'
@@ -44,38 +44,47 @@ export function canFlow(req: IncomingMessage, declared: number): boolean {
 /** Below this a body mostly comes in one or two chunks: one is handed over as it is, with no copy at all. */
 export const COPY_FROM = 64 * 1024
 
-/**
- * The length is only declared until the bytes come: up to this, the buffer is taken at once (memory
- * the kernel backs only as it is written); a larger body is collected chunk by chunk, as it arrives.
- */
+/** Past this the chunks are collected and concatenated at the end, as for a body of unknown length. */
 export const COPY_UP_TO = 64 * 1024 * 1024
 
 const EMPTY = Buffer.alloc(0)
 
 /**
- * Start a whole-body read (`read.expected`: the length, -1 if unknown). Only a body that is not kept
- * for a hand-over is copied as it comes: a kept one holds the socket's buffers to its end anyway, and
- * then one concat at the end measured cheaper than the early buffer (1 MiB uploads: 0.90x).
+ * When a whole-body read (`read.expected`: its length, -1 if unknown) starts copying into one buffer:
+ * the byte count taken. Not before the read passes the replay limit: until then the chunks are kept
+ * for a hand-over anyway, and one concat at the end measured cheaper (1 MiB uploads: 0.90x). Not
+ * before a quarter of the body came either: the length is only declared, and the buffer it reserves
+ * is never more than four times what the client sent (a client declaring 64 MiB and sending 2 bytes
+ * reserves nothing).
  */
-export function collectInto(read: BodyRead): void {
+export function copyFrom(read: BodyRead): number {
   const n = read.expected
-  if (read.kept === undefined && n > COPY_FROM && n <= COPY_UP_TO) read.whole = Buffer.allocUnsafe(n)
+  return n > COPY_FROM && n <= COPY_UP_TO && n > read.limit ? Math.max(read.limit + 1, Math.ceil(n / 4)) : Infinity
 }
 
 /** Take one chunk of a whole-body read (`read.taken` already counts it). */
 export function collect(read: BodyRead, buf: Buffer): void {
   const whole = read.whole
-  if (whole !== undefined) {
-    const at = read.taken - buf.length
-    if (read.taken <= whole.length) {
-      buf.copy(whole, at)
-      return
+  if (whole === undefined) {
+    read.chunks!.push(buf)
+    if (read.taken >= read.copyFrom && read.taken <= read.expected) {
+      // Past the replay limit nothing keeps the chunks (take() dropped read.kept): copy them over once.
+      const into = Buffer.allocUnsafe(read.expected)
+      let at = 0
+      for (const c of read.chunks!) at += c.copy(into, at)
+      read.whole = into
+      read.chunks = []
     }
-    // More bytes than declared (a peer breaking its own Content-Length): a list of chunks again.
-    read.whole = undefined
-    read.chunks!.push(whole.subarray(0, at))
+    return
   }
-  read.chunks!.push(buf)
+  const at = read.taken - buf.length
+  if (read.taken <= whole.length) {
+    buf.copy(whole, at)
+    return
+  }
+  // More bytes than declared (only a peer breaking its own framing): a list of chunks again.
+  read.whole = undefined
+  read.chunks!.push(whole.subarray(0, at), buf)
 }
 
 /** The body, once read to its end. */

@@ -58,6 +58,8 @@ export interface BodyRead {
   /** Whole-body read: chunks so far (or the one buffer they are copied into, see whole-body.ts) and the promise's settlers. */
   chunks: Buffer[] | undefined
   whole: Buffer | undefined
+  /** Bytes taken after which chunks go into `whole` (see whole-body reads in body-length.ts). */
+  copyFrom: number
   resolve: ((body: Buffer) => void) | undefined
   reject: ((err: unknown) => void) | undefined
   /** Stream read: where the chunks go. */

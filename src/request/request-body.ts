@@ -20,7 +20,7 @@ import {
   type EndHold,
   type ReadingRequest,
 } from './body-read.js'
-import { canFlow, collect, collected, collectInto, framedLength, dropCollected } from './body-length.js'
+import { canFlow, collect, collected, copyFrom, framedLength, dropCollected } from './body-length.js'
 
 function bodyAborted(): Error {
   return abortError('The client closed the connection before the body was read')
@@ -212,10 +212,7 @@ function start(req: ReadingRequest, read: BodyRead): void {
   // A pause() by earlier middleware does not matter: such a request is read in paused mode (canFlow).
   const declared = framedLength(req)
   read.expected = canFlow(req, declared) ? declared : -1
-  // A body declared longer than what is kept for a hand-over could never be put back whole: keeping its
-  // first bytes until the read passes the limit only holds the socket's buffers (and GC time) for nothing.
-  if (declared > read.limit) read.kept = undefined
-  if (read.chunks !== undefined) collectInto(read)
+  if (read.chunks !== undefined) read.copyFrom = copyFrom(read)
   attach(req, read)
   // No read now: 'readable' or 'data' come on a later tick (or 'end' for a body already over), so
   // whatever the caller does in this turn (`req.destroy(err)` right after asking) comes first.
@@ -232,6 +229,7 @@ function newRead(
     taken: 0,
     chunks: controller === undefined ? [] : undefined,
     whole: undefined,
+    copyFrom: Infinity,
     resolve: undefined,
     reject: undefined,
     controller,
