@@ -3,7 +3,8 @@ import multer from 'multer'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { expressMiddleware, fetchBridge, type NextFunction } from '../../src/index.js'
-import { listen, request, type Running } from '../helpers/transport.js'
+import net from 'node:net'
+import { listen, request, waitFor, type Running } from '../helpers/transport.js'
 
 // A Hono middleware that reads every body (a global bodyLimit() counting a chunked upload, an
 // audit log) and then lets the request fall through: the Express handlers behind get every byte,
@@ -213,4 +214,32 @@ it('replay: { maxBytes: 0 } keeps nothing: a body the app read and let fall thro
   } finally {
     await server.close()
   }
+})
+
+describe.each(modes.map(([name]) => name))('after a 413 for a body the app read past the limit (%s)', (name) => {
+  it('the rest of the body leaves the connection: the next request on it is answered', async () => {
+    const replay = { maxBytes: 1000 }
+    const server = await listen(
+      name === 'front door'
+        ? fetchBridge(honoApp(), { replay, fallback: legacy() })
+        : legacy(fetchBridge(honoApp(), { replay })),
+    )
+    try {
+      const got: Buffer[] = []
+      const socket = net.connect(server.port, '127.0.0.1')
+      socket.on('data', (d) => got.push(d))
+      const n = 2 * MiB
+      socket.write(
+        `POST /peek/raw HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${n}\r\n\r\n`,
+      )
+      socket.write(Buffer.alloc(n, 0x66))
+      expect(await waitFor(() => /^HTTP\/1\.1 413/.test(Buffer.concat(got).toString('latin1')), 3000)).toBe(true)
+      got.length = 0
+      socket.write('POST /hono HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi')
+      expect(await waitFor(() => Buffer.concat(got).toString('latin1').endsWith('hono 2'), 3000)).toBe(true)
+      socket.destroy()
+    } finally {
+      await server.close()
+    }
+  })
 })

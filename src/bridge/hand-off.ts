@@ -6,6 +6,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { BridgeHandler, FallbackHandler, NextFunction } from './options.js'
 import { handOver } from '../request/body-hand-over.js'
+import { drainAfterResponse } from '../request/drain.js'
 import { IN_FRONT_DOOR, NOBODY_BEHIND } from '../core/process-shared.js'
 import { forHttp1Code } from '../http2/http2-express.js'
 import { isHttp2Listen, listenHttp2 } from '../http2/http2-listen.js'
@@ -33,7 +34,12 @@ export function passOn(
   fallback: FallbackHandler | undefined,
 ): void {
   const unusable = handOver(req)
-  if (unusable !== undefined) return failed(req, res, next, unusable)
+  if (unusable !== undefined) {
+    // Whoever answers the error, the rest of the body must then leave the connection (bounded), as
+    // after the bridge's own answers: else the next request on it waits behind unread bytes.
+    res.once('finish', () => drainAfterResponse(req))
+    return failed(req, res, next, unusable)
+  }
   if (fallback === undefined) {
     if (next !== undefined) next()
     else answer(req, res, undefined)

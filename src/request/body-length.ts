@@ -42,10 +42,10 @@ export function canFlow(req: IncomingMessage, declared: number): boolean {
 }
 
 /** Below this a body mostly comes in one or two chunks: one is handed over as it is, with no copy at all. */
-export const COPY_FROM = 64 * 1024
+const COPY_FROM = 64 * 1024
 
 /** Past this the chunks are collected and concatenated at the end, as for a body of unknown length. */
-export const COPY_UP_TO = 64 * 1024 * 1024
+const COPY_UP_TO = 64 * 1024 * 1024
 
 const EMPTY = Buffer.alloc(0)
 
