@@ -55,10 +55,11 @@ export interface BodyRead {
   state: typeof READING | typeof DONE | typeof FAILED | typeof STOPPED
   /** Bytes taken from the request. */
   taken: number
-  /** Whole-body read: chunks so far (or the one buffer they are copied into, see whole-body.ts) and the promise's settlers. */
+  /** Whole-body read: chunks so far and the promise's settlers. */
   chunks: Buffer[] | undefined
+  /** Whole-body read of a long body: the one buffer the chunks are copied into (body-length.ts). */
   whole: Buffer | undefined
-  /** Bytes taken after which chunks go into `whole` (see whole-body reads in body-length.ts). */
+  /** Bytes taken from which the chunks go into `whole`; Infinity: never. */
   copyFrom: number
   resolve: ((body: Buffer) => void) | undefined
   reject: ((err: unknown) => void) | undefined
