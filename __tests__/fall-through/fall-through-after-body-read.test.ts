@@ -50,6 +50,11 @@ function legacy(bridge?: express.RequestHandler): express.Express {
   return app
 }
 
+/** POST raw bytes (Content-Length known) as application/octet-stream. */
+function postBytes(url: string, path: string, payload: string | Buffer) {
+  return request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' } }, payload)
+}
+
 function multipart(size: number): { type: string; parts: Buffer[] } {
   const boundary = 'xBOUNDARYx'
   const head = Buffer.from(
@@ -99,21 +104,13 @@ describe.each(modes)('%s', (_name, start) => {
 
   it('a body a Hono middleware read to the end (with Content-Length) reaches Express whole', async () => {
     const payload = Buffer.alloc(3 * MiB, 0x62)
-    const { res, body } = await request(
-      `${server.url}/audited/raw`,
-      { method: 'POST', headers: { 'content-type': 'application/octet-stream' } },
-      payload,
-    )
+    const { res, body } = await postBytes(server.url, '/audited/raw', payload)
     expect([res.statusCode, body.toString()]).toEqual([200, `raw ${3 * MiB}`])
   })
 
   it('past 4 MiB read by the app, the request that falls through gets a clear 413, never a short body', async () => {
     const payload = Buffer.alloc(5 * MiB, 0x63)
-    const { res, body } = await request(
-      `${server.url}/audited/raw`,
-      { method: 'POST', headers: { 'content-type': 'application/octet-stream' } },
-      payload,
-    )
+    const { res, body } = await postBytes(server.url, '/audited/raw', payload)
     expect(res.statusCode).toBe(413)
     // Express's error handler gets the error (next(err)); in front-door mode the bridge answers itself.
     expect(body.toString()).toMatch(/read 5242880 bytes .*more than the 4194304 kept|^Payload Too Large$/)
@@ -121,11 +118,7 @@ describe.each(modes)('%s', (_name, start) => {
 
   it('a body declared over the replay limit, of which the app read only its first chunk, reaches Express whole', async () => {
     const payload = Buffer.alloc(8 * MiB, 0x65)
-    const { res, body } = await request(
-      `${server.url}/peek/raw`,
-      { method: 'POST', headers: { 'content-type': 'application/octet-stream' } },
-      payload,
-    )
+    const { res, body } = await postBytes(server.url, '/peek/raw', payload)
     expect([res.statusCode, body.toString()]).toEqual([200, `raw ${8 * MiB}`])
   })
 
@@ -190,11 +183,7 @@ it('replay: { maxBytes } raises the bound: 6 MiB read by the app still reaches E
   const server = await listen(legacy(fetchBridge(honoApp(), { replay: { maxBytes: 8 * MiB } })))
   try {
     const payload = Buffer.alloc(6 * MiB, 0x64)
-    const { res, body } = await request(
-      `${server.url}/audited/raw`,
-      { method: 'POST', headers: { 'content-type': 'application/octet-stream' } },
-      payload,
-    )
+    const { res, body } = await postBytes(server.url, '/audited/raw', payload)
     expect([res.statusCode, body.toString()]).toEqual([200, `raw ${6 * MiB}`])
   } finally {
     await server.close()
@@ -204,11 +193,7 @@ it('replay: { maxBytes } raises the bound: 6 MiB read by the app still reaches E
 it('replay: { maxBytes: 0 } keeps nothing: a body the app read and let fall through is a 413', async () => {
   const server = await listen(legacy(fetchBridge(honoApp(), { replay: { maxBytes: 0 } })))
   try {
-    const { res, body } = await request(
-      `${server.url}/audited/raw`,
-      { method: 'POST', headers: { 'content-type': 'application/octet-stream' } },
-      'tiny',
-    )
+    const { res, body } = await postBytes(server.url, '/audited/raw', 'tiny')
     expect(res.statusCode).toBe(413)
     expect(body.toString()).toMatch(/read 4 bytes .*more than the 0 kept/)
   } finally {

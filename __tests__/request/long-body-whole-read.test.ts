@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { Hono } from 'hono'
 
 import { fetchBridge } from '../../src/index.js'
-import { listen, parseHead, sleep, waitFor, type Running } from '../helpers/transport.js'
+import { listen, parseHead, raw, request, sleep, waitFor, type Running } from '../helpers/transport.js'
 
 // A long body of known length that nothing keeps for a hand-over (declared over the replay limit, or
 // replay off) is copied into one buffer as it arrives (src/request/body-length.ts). Whatever the
@@ -45,17 +45,14 @@ async function serve(handler: http.RequestListener | express.Express): Promise<n
   return s.port
 }
 
-/** POST `body` over a raw socket in the given pieces (a pause between them), declaring `declared`. */
-function post(port: number, path: string, body: Buffer, pieces: number[]): Promise<{ status: number; json: unknown }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1')
-    const got: Buffer[] = []
-    socket.on('data', (d) => got.push(d))
-    socket.on('error', reject)
-    socket.on('close', () => {
-      const { status, rest } = parseHead(Buffer.concat(got))
-      resolve({ status, json: JSON.parse(rest.toString()) })
-    })
+/** POST `body` over a raw socket in the given pieces (a pause between them), then read the JSON answer. */
+async function post(
+  port: number,
+  path: string,
+  body: Buffer,
+  pieces: number[],
+): Promise<{ status: number; json: unknown }> {
+  const { data } = await raw(port, (socket) => {
     void (async () => {
       socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`)
       let at = 0
@@ -67,6 +64,8 @@ function post(port: number, path: string, body: Buffer, pieces: number[]): Promi
       if (at < body.length) socket.write(body.subarray(at))
     })()
   })
+  const { status, rest } = parseHead(data)
+  return { status, json: JSON.parse(rest.toString()) }
 }
 
 function bodyOf(length: number, seed: number): Buffer {
@@ -170,19 +169,12 @@ describe('a Content-Length rewritten by middleware before the bridge', () => {
     ['fewer bytes come than it says', 2],
   ])('%s: the app gets the bytes that came', async (_case, factor) => {
     const body = bodyOf(300 * KiB, 7)
-    const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request(
-        { port, method: 'POST', path: '/buffer', headers: { 'content-length': body.length, 'x-factor': factor } },
-        (r) => {
-          const got: Buffer[] = []
-          r.on('data', (d: Buffer) => got.push(d))
-          r.on('end', () => resolve({ status: r.statusCode!, text: Buffer.concat(got).toString() }))
-        },
-      )
-      req.on('error', reject)
-      req.end(body)
-    })
-    expect(res.status).toBe(200)
-    expect(JSON.parse(res.text)).toEqual({ length: body.length, sha: sha(body) })
+    const { res, body: answer } = await request(
+      `http://127.0.0.1:${port}/buffer`,
+      { method: 'POST', headers: { 'content-length': body.length, 'x-factor': factor } },
+      body,
+    )
+    expect(res.statusCode).toBe(200)
+    expect(JSON.parse(answer.toString())).toEqual({ length: body.length, sha: sha(body) })
   })
 })

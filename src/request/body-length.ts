@@ -47,7 +47,8 @@ const COPY_FROM = 64 * 1024
 /** Past this the chunks are collected and concatenated at the end, as for a body of unknown length. */
 const COPY_UP_TO = 64 * 1024 * 1024
 
-const EMPTY = Buffer.alloc(0)
+/** The body of a request without one, or already over. */
+export const EMPTY = Buffer.alloc(0)
 
 /**
  * When a whole-body read (`read.expected`: its length, -1 if unknown) starts copying into one buffer:

@@ -20,7 +20,7 @@ import {
   type EndHold,
   type ReadingRequest,
 } from './body-read.js'
-import { canFlow, collect, collected, copyFrom, framedLength, dropCollected } from './body-length.js'
+import { canFlow, collect, collected, copyFrom, dropCollected, EMPTY, framedLength } from './body-length.js'
 
 function bodyAborted(): Error {
   return abortError('The client closed the connection before the body was read')
@@ -28,8 +28,6 @@ function bodyAborted(): Error {
 
 /** Bytes the stream buffers before the request is paused (the socket then stops being read). */
 const STREAM_BUFFER = 64 * 1024
-
-const EMPTY = Buffer.alloc(0)
 
 // Paused mode ('readable' + read(n)): reading exactly what is buffered never makes the request emit
 // 'end', so until the response is done the bytes taken can still be put back (unshift) for the
