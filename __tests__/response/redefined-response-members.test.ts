@@ -18,6 +18,16 @@ function app() {
     Object.defineProperty(res, 'headers', { value: new Headers({ 'content-type': 'text/x-mine', 'x-own': '1' }) })
     return res
   })
+  hono.get('/status-text', (c) => {
+    const res = c.text('made', 201)
+    Object.defineProperty(res, 'statusText', { get: () => 'Made Here' })
+    return res
+  })
+  hono.get('/body', (c) => {
+    const res = c.text('not this')
+    Object.defineProperty(res, 'body', { value: new Blob(['this instead']).stream() })
+    return res
+  })
   return express().use(fetchBridge(hono))
 }
 
@@ -34,5 +44,18 @@ describe("members defined on the bridge's Response", () => {
     expect(res.headers['x-own']).toBe('1')
     expect(res.headers['content-type']).toBe('text/x-mine')
     expect(res.text).toBe('mine')
+  })
+
+  it('a redefined statusText is sent', async () => {
+    const res = await request(app()).get('/status-text')
+    expect(res.status).toBe(201)
+    expect((res as unknown as { res: { statusMessage: string } }).res.statusMessage).toBe('Made Here')
+    expect(res.text).toBe('made')
+  })
+
+  it('a redefined body is sent', async () => {
+    const res = await request(app()).get('/body')
+    expect(res.status).toBe(200)
+    expect(res.text).toBe('this instead')
   })
 })

@@ -233,7 +233,9 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): vo
   } else {
     for (const name in init) {
       if (Object.prototype.hasOwnProperty.call(init, name)) {
-        out.push(name, initString((init as Record<string, unknown>)[name], `init["${name}"]`))
+        const value = (init as Record<string, unknown>)[name]
+        // The error's label is built only for a value that needs converting (Hono passes strings).
+        out.push(name, typeof value === 'string' ? value : initString(value, `init["${name}"]`))
       }
     }
   }

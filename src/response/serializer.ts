@@ -31,31 +31,33 @@ const state: LightState = {
  * rejects (or throws) only before anything was sent, so the caller can still answer with an error.
  */
 export function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
-  if (!redefined(response) && fillLightState(response, state)) {
+  if (fillLightState(response, state)) {
     const { status, statusText, body, headers, flat: copied, headLength, headSource } = state
     // Do not keep the last response's body alive through the shared object.
     state.body = null
     state.headers = state.flat = state.headSource = undefined
-    let flat: FlatHeaders
-    if (headers !== undefined) flattenHeaders(headers, (flat = []))
-    else {
-      // The response's copy is shared with its clones: extend a copy of it.
-      flat = copied === undefined ? [] : copied.slice()
-      const type = body === null ? undefined : defaultContentType(body)
-      if (type !== undefined && indexOfHeader(flat, 'content-type') === -1) flat.push('content-type', type)
+    if (!redefined(response, status, statusText)) {
+      let flat: FlatHeaders
+      if (headers !== undefined) flattenHeaders(headers, (flat = []))
+      else {
+        // The response's copy is shared with its clones: extend a copy of it.
+        flat = copied === undefined ? [] : copied.slice()
+        const type = body === null ? undefined : defaultContentType(body)
+        if (type !== undefined && indexOfHeader(flat, 'content-type') === -1) flat.push('content-type', type)
+      }
+      if (body === null) {
+        if (indexOfHeader(flat, ALREADY_SENT_HEADER) !== -1) return
+        if (req.method === 'HEAD') return endHead(res, status, statusText, flat, headLength, headSource)
+        return endFixed(req, res, status, statusText, flat, '')
+      }
+      if (typeof body === 'string') return endFixed(req, res, status, statusText, flat, body)
+      if (body instanceof ReadableStream) return pumpStream(req, res, status, statusText, flat, body)
+      if (body instanceof Blob) {
+        return body.arrayBuffer().then((ab) => endFixed(req, res, status, statusText, flat, new Uint8Array(ab)))
+      }
+      if (body instanceof URLSearchParams) return endFixed(req, res, status, statusText, flat, body.toString())
+      return endFixed(req, res, status, statusText, flat, toBytes(body))
     }
-    if (body === null) {
-      if (indexOfHeader(flat, ALREADY_SENT_HEADER) !== -1) return
-      if (req.method === 'HEAD') return endHead(res, status, statusText, flat, headLength, headSource)
-      return endFixed(req, res, status, statusText, flat, '')
-    }
-    if (typeof body === 'string') return endFixed(req, res, status, statusText, flat, body)
-    if (body instanceof ReadableStream) return pumpStream(req, res, status, statusText, flat, body)
-    if (body instanceof Blob) {
-      return body.arrayBuffer().then((ab) => endFixed(req, res, status, statusText, flat, new Uint8Array(ab)))
-    }
-    if (body instanceof URLSearchParams) return endFixed(req, res, status, statusText, flat, body.toString())
-    return endFixed(req, res, status, statusText, flat, toBytes(body))
   }
   if (!(response instanceof OriginalResponse) && !isResponseLike(response)) {
     throw new TypeError(`The app did not return a Response (got ${describe(response)})`)
@@ -85,10 +87,12 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
  * A status, statusText, headers or body the app defined on the Response itself (`Object.defineProperty(
  * res, 'status', …)`): what the app reads is what is sent, so its own properties are read, not the fast state.
  */
-function redefined(response: object): boolean {
+function redefined(response: Response, status: number, statusText: string): boolean {
+  // A status or statusText that reads back as the fast state has it sends the same either way: read
+  // through the getters (inlined), not looked up as own properties (four lookups: ~1% of an answer).
   return (
-    Object.hasOwn(response, 'status') ||
-    Object.hasOwn(response, 'statusText') ||
+    response.status !== status ||
+    response.statusText !== statusText ||
     Object.hasOwn(response, 'headers') ||
     Object.hasOwn(response, 'body')
   )
