@@ -40,8 +40,10 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
       let flat: FlatHeaders
       if (headers !== undefined) flattenHeaders(headers, (flat = []))
       else {
-        // The response's copy is shared with its clones: extend a copy of it.
-        flat = copied === undefined ? [] : copied.slice()
+        // The response's copy is shared with its clones: extend a copy of it. Pushed one by one: an
+        // array grown from empty has room for the Content-Length to come, a slice() would grow again.
+        flat = []
+        if (copied !== undefined) for (let i = 0; i < copied.length; i++) flat.push(copied[i])
         const type = body === null ? undefined : defaultContentType(body)
         if (type !== undefined && indexOfHeader(flat, 'content-type') === -1) flat.push('content-type', type)
       }
