@@ -44,6 +44,11 @@ export function sameName(a: string, b: string): boolean {
   return true
 }
 
+/** Whether a header name is one of the body's framing headers (Content-Length, Transfer-Encoding). */
+export function isFramingName(name: string): boolean {
+  return sameName(name, 'content-length') || sameName(name, 'transfer-encoding')
+}
+
 /** Index of a header name (case-insensitive) in a flat list, or -1. `lower` must be lower case. */
 export function indexOfHeader(flat: FlatHeaders, lower: string): number {
   for (let i = 0; i < flat.length; i += 2) {

@@ -2,7 +2,7 @@
 
 import { ServerResponse, type IncomingMessage } from 'node:http'
 import { drainAfterResponse } from '../request/drain.js'
-import { removeHeader, sameName, type FlatHeaders } from '../core/headers.js'
+import { isFramingName, removeHeader, type FlatHeaders } from '../core/headers.js'
 import { writeHead } from './outgoing-headers.js'
 
 /** Statuses whose responses end at the header block (RFC 9112 §6.3): no Content-Length, no Transfer-Encoding. */
@@ -34,7 +34,7 @@ export function chunkFor(res: ServerResponse, bytes: Uint8Array): Uint8Array {
 /** Drop Content-Length and Transfer-Encoding from a flat list in one pass (the body's own length is sent). */
 function removeFraming(flat: FlatHeaders): void {
   for (let i = flat.length - 2; i >= 0; i -= 2) {
-    if (sameName(flat[i], 'content-length') || sameName(flat[i], 'transfer-encoding')) flat.splice(i, 2)
+    if (isFramingName(flat[i])) flat.splice(i, 2)
   }
 }
 

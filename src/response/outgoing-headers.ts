@@ -11,7 +11,7 @@ import {
   validateHeaderValue,
   type OutgoingHttpHeader,
 } from 'node:http'
-import { sameName, type FlatHeaders } from '../core/headers.js'
+import { isFramingName, sameName, type FlatHeaders } from '../core/headers.js'
 
 // Middleware that wraps writeHead (on-headers ≤ 1.0.2, in morgan 1.10 and older compression and
 // express-session) reads an array argument as [name, value] pairs: give such wrappers no list.
@@ -162,7 +162,7 @@ function meetEarlier(res: ServerResponse, earlier: unknown, flat: FlatHeaders): 
     const name = flat[i]
     for (let j = 0; j < i; j += 2) if (sameName(flat[j], name)) return MERGE
     // The framing names were looked up above (the answer's own Content-Length is in every fixed answer).
-    if (isFraming(name)) continue
+    if (isFramingName(name)) continue
     if (has(res, earlier, hasUpperCase(name) ? name.toLowerCase() : name)) {
       if (sameName(name, 'set-cookie') || sameName(name, 'vary')) return MERGE
       meets = REPLACES
@@ -186,10 +186,6 @@ function checkAll(res: ServerResponse, flat: FlatHeaders): void {
     validateHeaderName(flat[i])
     checkValue(flat[i], flat[i + 1], lenient)
   }
-}
-
-function isFraming(name: string): boolean {
-  return sameName(name, 'content-length') || sameName(name, 'transfer-encoding')
 }
 
 function hasUpperCase(name: string): boolean {
