@@ -12,8 +12,16 @@ const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
 // Anything either value check looks at: past 0xFF, or a control character other than tab.
 const SUSPECT = /[^\t\x20-\xff]/
 
-// Names checked before, as written → lower case: an app sets the same few names on every response.
-const knownNames = new Map<string, string>()
+/**
+ * A name checked before, as written: its lower case, and the last value accepted for it. An app sets
+ * the same few names on every response, mostly to the same values (cors, secure-headers): such a value
+ * is known good by one comparison instead of a scan.
+ */
+export interface KnownName {
+  readonly lower: string
+  value: string | undefined
+}
+const knownNames = new Map<string, KnownName>()
 
 /** WebIDL ByteString conversion: ToString (a Symbol throws), then no character past 0xFF. */
 function byteString(value: unknown): string {
@@ -34,10 +42,10 @@ function byteString(value: unknown): string {
 /** A header name, checked, in lower case (the platform's order: ByteString first, then the token rule). */
 function headerName(method: string, text: string): string {
   const known = knownNames.get(text)
-  if (known !== undefined) return known
+  if (known !== undefined) return known.lower
   if (!TOKEN.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header name.`)
   const lower = text.toLowerCase()
-  if (knownNames.size < 1024) knownNames.set(text, lower)
+  if (knownNames.size < 1024) knownNames.set(text, { lower, value: undefined })
   return lower
 }
 
@@ -61,19 +69,25 @@ export function name(method: string, key: unknown): string {
 }
 
 /**
- * A name checked before (so a valid ByteString token), in lower case; undefined for anything else,
- * which {@link entry} then converts and checks in the platform's order.
+ * A name checked before (so a valid ByteString token); undefined for anything else, which
+ * {@link entry} then converts and checks in the platform's order.
  */
-export function knownName(key: unknown): string | undefined {
+export function knownName(key: unknown): KnownName | undefined {
   return typeof key === 'string' ? knownNames.get(key) : undefined
 }
 
 /**
- * A value for a name known valid: one scan for what either check could refuse (a character past 0xFF,
- * a control character but tab) or edge whitespace to cut; only such a value takes the full path.
+ * A value for a name known valid. The name's last plain value passes by comparison; any other takes
+ * one scan for what either check could refuse (a character past 0xFF, a control character but tab) or
+ * edge whitespace to cut, and only such a value takes the full path.
  */
-export function plainValue(method: string, value: unknown): string {
-  if (typeof value === 'string' && trimEdges(value) === value && !SUSPECT.test(value)) return value
+export function plainValue(method: string, value: unknown, known: KnownName): string {
+  if (value === known.value) return value as string
+  if (typeof value === 'string' && trimEdges(value) === value && !SUSPECT.test(value)) {
+    // A long value is not kept: a name's memo is meant for short constants.
+    if (value.length <= 1024) known.value = value
+    return value
+  }
   return headerValue(method, byteString(value))
 }
 

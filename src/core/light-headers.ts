@@ -61,7 +61,7 @@ class LightHeadersImpl {
     if (!(#map in this)) return platform.append.call(this, key, value)
     required('append', arguments.length, 2)
     const known = knownName(key)
-    const [lower, text] = known === undefined ? entry('append', key, value) : [known, plainValue('append', value)]
+    const [lower, text] = known === undefined ? entry('append', key, value) : [known.lower, plainValue('append', value, known)]
     if (lower === 'set-cookie') {
       this.#cookies.push(text)
       return
@@ -74,7 +74,7 @@ class LightHeadersImpl {
     if (!(#map in this)) return platform.set.call(this, key, value)
     required('set', arguments.length, 2)
     const known = knownName(key)
-    const [lower, text] = known === undefined ? entry('set', key, value) : [known, plainValue('set', value)]
+    const [lower, text] = known === undefined ? entry('set', key, value) : [known.lower, plainValue('set', value, known)]
     if (lower === 'set-cookie') this.#cookies = [text]
     else this.#map.set(lower, text)
   }
@@ -82,7 +82,7 @@ class LightHeadersImpl {
   get(key: string): string | null {
     if (!(#map in this)) return platform.get.call(this, key)
     required('get', arguments.length, 1)
-    const lower = knownName(key) ?? name('get', key)
+    const lower = knownName(key)?.lower ?? name('get', key)
     if (lower === 'set-cookie') return this.#cookies.length === 0 ? null : this.#cookies.join(', ')
     return this.#map.get(lower) ?? null
   }
@@ -90,14 +90,14 @@ class LightHeadersImpl {
   has(key: string): boolean {
     if (!(#map in this)) return platform.has.call(this, key)
     required('has', arguments.length, 1)
-    const lower = knownName(key) ?? name('has', key)
+    const lower = knownName(key)?.lower ?? name('has', key)
     return lower === 'set-cookie' ? this.#cookies.length > 0 : this.#map.has(lower)
   }
 
   delete(key: string): void {
     if (!(#map in this)) return platform.delete.call(this, key)
     required('delete', arguments.length, 1)
-    const lower = knownName(key) ?? name('delete', key)
+    const lower = knownName(key)?.lower ?? name('delete', key)
     if (lower === 'set-cookie') this.#cookies = []
     else this.#map.delete(lower)
   }
