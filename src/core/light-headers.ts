@@ -43,12 +43,10 @@ class LightHeadersImpl {
     if (init === null) throw notAnInit()
     // A copy of one of these (Hono's context copies a response's headers): its entries are checked already.
     if (isLight(init)) {
-      const map = (this.#map = new Map(init.#map))
-      // Read back as a value, a combined one ending in an empty line ("v, ") loses its edge whitespace.
-      for (const [n, v] of map) {
-        const trimmed = trimEdges(v)
-        if (trimmed !== v) map.set(n, trimmed)
-      }
+      // Entry by entry: half the cost of `new Map(map)` for a few headers. Read back as a value, a
+      // combined one ending in an empty line ("v, ") loses its edge whitespace.
+      const map = this.#map
+      for (const [n, v] of init.#map) map.set(n, trimEdges(v))
       if (init.#cookies.length > 0) this.#cookies = init.#cookies.slice()
       return
     }
