@@ -59,7 +59,8 @@ class LightHeadersImpl {
     if (!(#map in this)) return platform.append.call(this, key, value)
     required('append', arguments.length, 2)
     const known = knownName(key)
-    const [lower, text] = known === undefined ? entry('append', key, value) : [known.lower, plainValue('append', value, known)]
+    const [lower, text] =
+      known === undefined ? entry('append', key, value) : [known.lower, plainValue('append', value, known)]
     if (lower === 'set-cookie') {
       this.#cookies.push(text)
       return
@@ -72,7 +73,8 @@ class LightHeadersImpl {
     if (!(#map in this)) return platform.set.call(this, key, value)
     required('set', arguments.length, 2)
     const known = knownName(key)
-    const [lower, text] = known === undefined ? entry('set', key, value) : [known.lower, plainValue('set', value, known)]
+    const [lower, text] =
+      known === undefined ? entry('set', key, value) : [known.lower, plainValue('set', value, known)]
     if (lower === 'set-cookie') this.#cookies = [text]
     else this.#map.set(lower, text)
   }
@@ -205,6 +207,11 @@ const shared = processShared('light-headers@1', { LightHeadersImpl, flatInto, is
 export const LightHeaders = shared.LightHeadersImpl as unknown as typeof Headers
 const sharedFlatInto = shared.flatInto
 const sharedIsLight = shared.isLight
+
+/** Whether `value` is one of these Headers (from either copy of the package): its entries are checked already. */
+export function isLightHeaders(value: unknown): value is Headers {
+  return sharedIsLight(value)
+}
 
 /**
  * Flatten a HeadersInit (plain object, pair sequence or Headers) without building a Headers object,

@@ -71,6 +71,11 @@ export function redirectInit(url: string | URL, status: number): ResponseInit {
 export function headersOf(flat: FlatHeaders | undefined, body: FastBody): Headers {
   const headers = new LightHeaders()
   if (flat !== undefined) for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1])
+  return withBodyType(headers, body)
+}
+
+/** `headers` given the Content-Type the body implies, unless it has one. */
+export function withBodyType(headers: Headers, body: FastBody): Headers {
   const type = defaultContentType(body)
   if (type !== undefined && !headers.has('content-type')) headers.set('content-type', type)
   return headers

@@ -12,9 +12,17 @@ import { delegateRemaining } from '../core/delegate.js'
 import { defineGlobal, processShared, registeredShared } from '../core/process-shared.js'
 import type { BodyInit, ResponseType } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
-import { flattenInit, LightHeaders } from '../core/light-headers.js'
+import { flattenInit, isLightHeaders, LightHeaders } from '../core/light-headers.js'
 import { fixedBodyStream, FixedSource, isFastBody, lengthOf, sourceOf, type FastBody } from './response-body.js'
-import { assertBodyAllowed, headersOf, initStatus, initStatusText, jsonInit, redirectInit } from './response-init.js'
+import {
+  assertBodyAllowed,
+  headersOf,
+  initStatus,
+  initStatusText,
+  jsonInit,
+  redirectInit,
+  withBodyType,
+} from './response-init.js'
 import { inspectLight } from './response-inspect.js'
 
 export { defaultContentType, type FastBody } from './response-body.js'
@@ -76,13 +84,17 @@ class LightResponseImpl {
       this.#real = new OriginalResponse(body, init)
       return
     }
+    // Init headers of this Headers class: copied as one (checked already), so that reading `headers`
+    // later (Hono's context does, for each response it replaces) needs no rebuilding from a list.
+    let copied: Headers | undefined
     if (init != null) {
       if (typeof init !== 'object') throw new TypeError("Failed to construct 'Response': init must be an object")
       if (init.status !== undefined) this.#status = initStatus(init.status)
       if (init.statusText !== undefined) this.#statusText = initStatusText(init.statusText)
       const headers = init.headers
       // Copied now, as the platform does: changing the init object afterwards changes nothing.
-      if (headers != null) flattenInit(headers, (this.#flat = []))
+      if (isLightHeaders(headers)) copied = new LightHeaders(headers)
+      else if (headers != null) flattenInit(headers, (this.#flat = []))
       if (body === null || body === undefined) {
         // `new Response(null, res)` (Hono's HEAD handling): remember the GET body's length, and its
         // stream so the serializer can cancel it. `instanceof` would also accept a platform Response.
@@ -107,12 +119,11 @@ class LightResponseImpl {
           // and still the fixed body for the serializer.
           this.#stream = body
           this.#source = source
-          this.#body = source.body
-          return
         }
       }
-      this.#body = body
+      this.#body = this.#source === undefined ? body : this.#source.body
     }
+    if (copied !== undefined) this.#headers = withBodyType(copied, this.#body)
   }
 
   static {
