@@ -28,6 +28,9 @@ function notAnInit(): TypeError {
   )
 }
 
+// Never modified: a Headers replaces it with a list of its own before adding a line.
+const NO_COOKIES: string[] = []
+
 // Filled in by the class's static block: module-internal access to its private state.
 let flatInto!: (headers: LightHeadersImpl, out: FlatHeaders) => void
 let isLight!: (value: unknown) => value is LightHeadersImpl
@@ -35,8 +38,8 @@ let isLight!: (value: unknown) => value is LightHeadersImpl
 class LightHeadersImpl {
   /** Lower-case name → combined value, for every name but set-cookie. */
   #map = new Map<string, string>()
-  /** Set-Cookie lines, never combined. */
-  #cookies: string[] = []
+  /** Set-Cookie lines, never combined; the shared empty list until the first (most responses have none). */
+  #cookies: string[] = NO_COOKIES
 
   constructor(init?: HeadersInit) {
     if (init === undefined) return
@@ -62,7 +65,8 @@ class LightHeadersImpl {
     const [lower, text] =
       known === undefined ? entry('append', key, value) : [known.lower, plainValue('append', value, known)]
     if (lower === 'set-cookie') {
-      this.#cookies.push(text)
+      if (this.#cookies === NO_COOKIES) this.#cookies = [text]
+      else this.#cookies.push(text)
       return
     }
     const existing = this.#map.get(lower)
@@ -98,7 +102,7 @@ class LightHeadersImpl {
     if (!(#map in this)) return platform.delete.call(this, key)
     required('delete', arguments.length, 1)
     const lower = knownName(key)?.lower ?? name('delete', key)
-    if (lower === 'set-cookie') this.#cookies = []
+    if (lower === 'set-cookie') this.#cookies = NO_COOKIES
     else this.#map.delete(lower)
   }
 
