@@ -95,7 +95,7 @@ export function summary(r: BenchResults): string {
   }
   if (bulk.length) {
     if (small.length) out.push('')
-    out.push(`Bulk bodies (bench/bulk-client.ts: one connection, each run the whole requests that move 512 MiB): server CPU per GiB of body, reference ÷ bridge (the same bytes per request, so the ratio per request; target in brackets):`, '')
+    out.push(`Bulk bodies (bench/bulk-client.ts: one connection, each run the whole requests that move 512 MiB, 2 GiB for a download): server CPU per GiB of body, reference ÷ bridge (the same bytes per request, so the ratio per request; target in brackets):`, '')
     ratioTable(r, bulk, out)
     out.push('', 'Bold: below target. Server CPU ms per GiB of body, and MB/s (10⁶ bytes/s of body), medians over rounds:', '')
     out.push(`| Mode | ${bulk.map((x) => x.name).join(' | ')} |`)

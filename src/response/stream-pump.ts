@@ -149,14 +149,17 @@ class WriteBatch {
   #pending = false
   /** Bumped by flush()/stop(), so a tick scheduled for an earlier batch does nothing. */
   #generation = 0
-  // One function per pump, not per batch: queued as a microtask, it queues the uncork as a tick.
+  // One function per pump, not per batch: queued as a microtask, it queues the uncork as a tick, unless
+  // the batch was sent already (a chunk that filled the socket: each 64 KiB chunk of a download).
   #schedule: () => void
 
   constructor(res: FlushableResponse) {
     this.#res = res
     // Only node:http's own response writes straight to its socket (http2's compat response does not).
     this.#corked = res instanceof ServerResponse && res.socket ? res.socket : res
-    this.#schedule = () => process.nextTick(WriteBatch.#onTick, this, this.#generation)
+    this.#schedule = () => {
+      if (this.#pending) process.nextTick(WriteBatch.#onTick, this, this.#generation)
+    }
   }
 
   start(): void {
