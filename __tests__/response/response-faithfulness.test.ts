@@ -2,6 +2,7 @@ import express from 'express'
 import request from 'supertest'
 import { fetchBridge, installGlobalResponse, LightResponse, OriginalResponse } from '../../src/index.js'
 import { lightState } from '../../src/response/response.js'
+import { LightHeaders } from '../../src/core/light-headers.js'
 
 type Ctor = new (body?: BodyInit | null, init?: ResponseInit) => Response
 const Light = LightResponse as unknown as Ctor & typeof Response
@@ -44,6 +45,9 @@ const inits: Array<ResponseInit | undefined> = [
   { status: 201, statusText: 'Made', headers: { 'X-A': '1' } },
   { status: 404, headers: [['content-type', 'text/custom'], ['x-b', '2']] },
   { headers: new Headers({ 'set-cookie': 'a=1' }) },
+  // The bridge's own Headers (the global one once installed) is copied as one, the body's type added.
+  { headers: new LightHeaders([['x-c', ' 3 '], ['set-cookie', 'a=1'], ['Set-Cookie', 'b=2']]) },
+  { status: 202, headers: new LightHeaders({ 'content-type': 'text/own', vary: 'a' }) },
 ]
 
 async function snapshot(res: Response) {

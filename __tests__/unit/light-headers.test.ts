@@ -139,3 +139,18 @@ it('flattens for the serializer without sorting: every line, Set-Cookie lines ap
   flattenHeaders(light, flat)
   expect(flat).toEqual(['vary', 'origin, accept', 'set-cookie', 'a=1', 'set-cookie', 'b=2'])
 })
+
+it("checks every value a name is given, whatever value it was given before (a name's last value is remembered)", () => {
+  // The same name set over and over, as cors and secure-headers do: the remembered value must vouch
+  // for itself only.
+  const sequence = ['same', 'same', ' padded ', 'same', 'bad\0', 'same', 'line\r\nbreak', '✓', 'é', 'same', 'x\ty']
+  for (const method of ['set', 'append'] as const) {
+    const light = new LightHeaders()
+    const platform = new Headers()
+    for (const value of sequence) {
+      const op: Op = { op: method, name: 'X-Memo', value }
+      expect(apply(light, op)).toEqual(apply(platform, op))
+      expect([...light]).toEqual([...platform])
+    }
+  }
+})
