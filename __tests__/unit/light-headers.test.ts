@@ -1,6 +1,7 @@
 import { inspect } from 'node:util'
 import fc from 'fast-check'
 import { flattenHeaders, LightHeaders } from '../../src/core/light-headers.js'
+import { apply, type Op } from '../helpers/headers-ops.js'
 
 // The LightResponse's Headers against the platform's: the same operations, in any order, with any
 // names and values (valid, invalid, odd case, edge whitespace, Set-Cookie), give the same results,
@@ -14,10 +15,6 @@ const values = fc.oneof(
   fc.constantFrom('v', ' padded\t', 'a, b', '', '\r\nsplit', 'nul\0', 'é', '✓', 'x\ty'),
   fc.string({ maxLength: 8 }),
 )
-type Op =
-  | { op: 'append' | 'set'; name: string; value: string }
-  | { op: 'get' | 'has' | 'delete'; name: string }
-  | { op: 'getSetCookie' | 'entries' | 'keys' | 'values' | 'forEach' }
 const ops: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constantFrom('append' as const, 'set' as const), name: names, value: values }),
   fc.record({ op: fc.constantFrom('get' as const, 'has' as const, 'delete' as const), name: names }),
@@ -31,31 +28,6 @@ const ops: fc.Arbitrary<Op> = fc.oneof(
     ),
   }),
 )
-
-function apply(headers: Headers, op: Op): unknown {
-  try {
-    switch (op.op) {
-      case 'append':
-      case 'set':
-        return headers[op.op](op.name, op.value)
-      case 'get':
-      case 'has':
-      case 'delete':
-        return headers[op.op](op.name)
-      case 'getSetCookie':
-        return headers.getSetCookie()
-      case 'forEach': {
-        const seen: unknown[] = []
-        headers.forEach((value, name, parent) => seen.push([name, value, parent === headers]))
-        return seen
-      }
-      default:
-        return [...headers[op.op]()]
-    }
-  } catch (err) {
-    return { threw: (err as Error).constructor.name, message: (err as Error).message }
-  }
-}
 
 it('behaves as the platform Headers for any sequence of operations', () => {
   fc.assert(
@@ -138,19 +110,4 @@ it('flattens for the serializer without sorting: every line, Set-Cookie lines ap
   const flat: string[] = []
   flattenHeaders(light, flat)
   expect(flat).toEqual(['vary', 'origin, accept', 'set-cookie', 'a=1', 'set-cookie', 'b=2'])
-})
-
-it("checks every value a name is given, whatever value it was given before (a name's last value is remembered)", () => {
-  // The same name set over and over, as cors and secure-headers do: the remembered value must vouch
-  // for itself only.
-  const sequence = ['same', 'same', ' padded ', 'same', 'bad\0', 'same', 'line\r\nbreak', '✓', 'é', 'same', 'x\ty']
-  for (const method of ['set', 'append'] as const) {
-    const light = new LightHeaders()
-    const platform = new Headers()
-    for (const value of sequence) {
-      const op: Op = { op: method, name: 'X-Memo', value }
-      expect(apply(light, op)).toEqual(apply(platform, op))
-      expect([...light]).toEqual([...platform])
-    }
-  }
 })

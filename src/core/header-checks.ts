@@ -19,7 +19,8 @@ const SUSPECT = /[^\t\x20-\xff]/
  */
 export interface KnownName {
   readonly lower: string
-  value: string | undefined
+  /** Starts as the empty value, which is plain: never undefined, which a caller may pass (and must convert). */
+  value: string
 }
 const knownNames = new Map<string, KnownName>()
 
@@ -45,7 +46,7 @@ function headerName(method: string, text: string): string {
   if (known !== undefined) return known.lower
   if (!TOKEN.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header name.`)
   const lower = text.toLowerCase()
-  if (knownNames.size < 1024) knownNames.set(text, { lower, value: undefined })
+  if (knownNames.size < 1024) knownNames.set(text, { lower, value: '' })
   return lower
 }
 
