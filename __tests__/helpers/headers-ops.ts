@@ -1,3 +1,5 @@
+import fc from 'fast-check'
+
 /** One Headers operation, applied alike to the bridge's Headers and the platform's (unit tests). */
 export type Op =
   | { op: 'append' | 'set'; name: string; value: string }
@@ -29,3 +31,14 @@ export function apply(headers: Headers, op: Op): unknown {
     return { threw: (err as Error).constructor.name, message: (err as Error).message }
   }
 }
+
+/** Header names: common ones in either case, and any short string (empty, spaces, separators: invalid too). */
+export const names = fc.oneof(
+  fc.constantFrom('content-type', 'Content-Type', 'set-cookie', 'Set-Cookie', 'vary', 'X-A', 'x-a', 'accept'),
+  fc.string({ maxLength: 6 }),
+)
+/** Header values: edge whitespace, CR/LF, NUL, Latin-1 and wider characters, and any short string. */
+export const values = fc.oneof(
+  fc.constantFrom('v', ' padded\t', 'a, b', '', '\r\nsplit', 'nul\0', 'é', '✓', 'x\ty'),
+  fc.string({ maxLength: 8 }),
+)

@@ -1,7 +1,24 @@
 /**
+ * A class standing in for a platform class has the platform's member shape: WebIDL makes every
+ * operation and attribute enumerable, so `for…in` over a platform Headers or Response lists them
+ * (Hono's `c.body(…, new Headers())` misuse fails on that), and over ours it must list the same.
+ */
+export function matchEnumerability(target: { prototype: object }, platform: { prototype: object }): void {
+  const proto = target.prototype
+  // Redefined in the platform's order, so that `for…in` also lists them in its order.
+  for (const key of Object.getOwnPropertyNames(platform.prototype)) {
+    const ours = Object.getOwnPropertyDescriptor(proto, key)
+    if (key === 'constructor' || ours === undefined) continue
+    const enumerable = Object.getOwnPropertyDescriptor(platform.prototype, key)!.enumerable === true
+    delete (proto as Record<string, unknown>)[key]
+    Object.defineProperty(proto, key, { ...ours, enumerable })
+  }
+}
+
+/**
  * The lazy Request and the lightweight Response implement the members the fast path needs; every
  * other member of the platform class (including ones a later Node adds) is defined here to build the
- * real object once and forward to it.
+ * real object once and forward to it. All members then take the platform's enumerability.
  */
 export function delegateRemaining<T extends object>(
   target: { prototype: T },
@@ -28,4 +45,5 @@ export function delegateRemaining<T extends object>(
       })
     }
   }
+  matchEnumerability(target, platform)
 }

@@ -4,6 +4,8 @@
  * Headers (light-headers.ts). Names checked once are remembered; values of such names take one scan.
  */
 
+import type { FlatHeaders } from './headers.js'
+
 // RFC 9110 token; a value may hold neither NUL, CR nor LF once its leading/trailing whitespace is cut.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const INVALID_VALUE = /[\0\r\n]/
@@ -90,6 +92,31 @@ export function plainValue(method: string, value: unknown, known: KnownName): st
     return value
   }
   return headerValue(method, byteString(value))
+}
+
+/**
+ * A flattened init's names and values, checked in place as the platform's Headers constructor checks
+ * them (its TypeErrors, its order): names to lower case, values with their edge whitespace cut. A
+ * name's remembered value passes by comparison, so a constant Content-Type costs one lookup.
+ */
+export function checkEntries(flat: FlatHeaders): void {
+  // WebIDL converts the whole init to ByteStrings before the first name or value is checked.
+  for (let i = 0; i < flat.length; i += 2) {
+    const known = knownName(flat[i])
+    if (known === undefined) byteString(flat[i])
+    if (known === undefined || flat[i + 1] !== known.value) byteString(flat[i + 1])
+  }
+  for (let i = 0; i < flat.length; i += 2) {
+    const known = knownName(flat[i])
+    if (known === undefined) {
+      const [lower, text] = entry('append', flat[i], flat[i + 1])
+      flat[i] = lower
+      flat[i + 1] = text
+    } else {
+      flat[i] = known.lower
+      flat[i + 1] = plainValue('append', flat[i + 1], known)
+    }
+  }
 }
 
 /** The name and value of append() and set(), converted and checked in the platform's order. */

@@ -11,7 +11,8 @@ import type { HeadersInit } from './fetch-types.js'
 import type { FlatHeaders } from './headers.js'
 import { PlatformHeaders } from './platform.js'
 import { processShared } from './process-shared.js'
-import { entry, initString, knownName, name, plainValue, required, trimEdges } from './header-checks.js'
+import { matchEnumerability } from './delegate.js'
+import { checkEntries, entry, initString, knownName, name, plainValue, required, trimEdges } from './header-checks.js'
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 // What console.log shows: `Headers { name: value }`, as for the platform's.
 const InspectedHeaders = { Headers: class {} }.Headers
@@ -54,7 +55,7 @@ class LightHeadersImpl {
       return
     }
     const flat: FlatHeaders = []
-    flattenInit(init, flat)
+    flattenChecked(init, flat)
     for (let i = 0; i < flat.length; i += 2) this.append(flat[i], flat[i + 1])
   }
 
@@ -198,6 +199,7 @@ class LightHeadersImpl {
 // Headers (`Headers.prototype.get.call(fetchResponse.headers)` once this class is the global), each
 // method hands the call to the platform's.
 Object.setPrototypeOf(LightHeadersImpl.prototype, PlatformHeaders.prototype)
+matchEnumerability(LightHeadersImpl, PlatformHeaders)
 Object.defineProperty(LightHeadersImpl, 'name', { value: 'Headers' })
 
 // One class per process across copies of the package (ESM and CJS): the global is one of them, and
@@ -248,6 +250,15 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): vo
       }
     }
   }
+}
+
+/**
+ * {@link flattenInit}, then a record's or pair list's names and values checked as the platform's
+ * Headers constructor checks them (a Headers object's are checked already).
+ */
+export function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): void {
+  flattenInit(init, out)
+  if (!(init instanceof PlatformHeaders)) checkEntries(out)
 }
 
 /** One item of a pair sequence, as a list: an item that is not iterable is the platform's TypeError. */

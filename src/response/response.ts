@@ -12,7 +12,7 @@ import { delegateRemaining } from '../core/delegate.js'
 import { defineGlobal, processShared, registeredShared } from '../core/process-shared.js'
 import type { BodyInit, ResponseType } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
-import { flattenInit, isLightHeaders, LightHeaders } from '../core/light-headers.js'
+import { flattenChecked, isLightHeaders, LightHeaders } from '../core/light-headers.js'
 import { fixedBodyStream, FixedSource, isFastBody, lengthOf, sourceOf, type FastBody } from './response-body.js'
 import {
   assertBodyAllowed,
@@ -94,7 +94,11 @@ class LightResponseImpl {
       const headers = init.headers
       // Copied now, as the platform does: changing the init object afterwards changes nothing.
       if (isLightHeaders(headers)) copied = new LightHeaders(headers)
-      else if (headers != null) flattenInit(headers, (this.#flat = []))
+      else if (headers != null) {
+        // Checked now, as the platform's constructor does: a bad value is the app's TypeError (its
+        // onError sees it), not Node's refusal when the answer is written.
+        flattenChecked(headers, (this.#flat = []))
+      }
       if (body === null || body === undefined) {
         // `new Response(null, res)` (Hono's HEAD handling): remember the GET body's length, and its
         // stream so the serializer can cancel it. `instanceof` would also accept a platform Response.
