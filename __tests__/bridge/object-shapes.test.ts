@@ -5,7 +5,7 @@ import express from 'express'
 import { Hono } from 'hono'
 import request from 'supertest'
 import { fetchBridge } from '../../src/index.js'
-import { PER_OBJECT_SHAPES, settleBeforeExpress, settleShape } from '../../src/core/object-shapes.js'
+import { PER_OBJECT_SHAPES, settleBeforeExpress, settleShapes } from '../../src/core/object-shapes.js'
 
 // Behind Express on V8 before 13 the bridge turns req and res into dictionary-mode objects (see
 // src/core/object-shapes.ts). Read with V8's own intrinsics: the rule must match what this V8 does,
@@ -44,24 +44,28 @@ it('makes a re-prototyped object a dictionary, with its keys, their order and va
   o[Symbol.for('s')] = 2
   o.y = 3
   const before = Reflect.ownKeys(o).map((k) => [k, o[k]])
-  settleShape(o)
+  settleShapes(o, {})
   expect(hasFastProperties(o)).toBe(false)
   expect(Reflect.ownKeys(o).map((k) => [k, o[k]])).toEqual(before)
   expect(Object.getPrototypeOf(o)).toBe(proto)
   // Also with nothing added since the prototype was replaced.
   const bare = reprototyped(proto)
-  settleShape(bare)
+  settleShapes(bare, {})
   expect(hasFastProperties(bare)).toBe(false)
 })
 
 it('leaves alone objects whose prototype is a class prototype, and objects that cannot be extended', () => {
   const plain = new http.IncomingMessage(null as never)
-  settleShape(plain)
+  settleShapes(plain, plain)
   expect(hasFastProperties(plain)).toBe(true)
   const sealed = reprototyped(Object.create(http.IncomingMessage.prototype))
   Object.preventExtensions(sealed)
-  expect(() => settleShape(sealed)).not.toThrow()
+  expect(() => settleShapes(sealed, {})).not.toThrow()
   expect(hasFastProperties(sealed)).toBe(true)
+  // The class prototype just met is remembered; an object whose prototype was replaced still is settled.
+  const after = reprototyped(Object.create(http.IncomingMessage.prototype))
+  settleShapes(after, after)
+  expect(hasFastProperties(after)).toBe(false)
 })
 
 it('settles objects about to be handed to Express whatever their prototype, keeping their keys', () => {

@@ -12,6 +12,7 @@ import type { FlatHeaders } from './headers.js'
 import { PlatformHeaders } from './platform.js'
 import { processShared } from './process-shared.js'
 import { matchEnumerability } from './delegate.js'
+import { flattenRecord, isIterable, notAnInit, pairLength, pairOf, pushPair } from './headers-init.js'
 import { checkEntries, entry, initString, knownName, name, plainValue, required, trimEdges } from './header-checks.js'
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 // What console.log shows: `Headers { name: value }`, as for the platform's.
@@ -21,12 +22,6 @@ const platform = PlatformHeaders.prototype
 
 function pushEntry(this: FlatHeaders, value: string, name: string): void {
   this.push(name, value)
-}
-
-function notAnInit(): TypeError {
-  return new TypeError(
-    'Headers constructor: Argument 1 could not be converted to one of: sequence<sequence<ByteString>>, record<ByteString, ByteString>.',
-  )
 }
 
 // Never modified: a Headers replaces it with a list of its own before adding a line.
@@ -222,15 +217,24 @@ export function isLightHeaders(value: unknown): value is Headers {
 /**
  * Flatten a HeadersInit (plain object, pair sequence or Headers) without building a Headers object,
  * with the platform's checks: a pair of other than two items, or an init that is neither an object nor
- * a sequence, is a TypeError with the platform's message.
+ * a sequence, is a TypeError with the platform's message. True when it was a Headers object (its
+ * entries are checked already).
  */
-export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): void {
-  if (init === undefined || init === null) return
+export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): boolean {
+  if (init === undefined || init === null) return false
   // WebIDL: an init must be an object first (a string is iterable, but not a sequence of pairs).
   if (typeof init !== 'object' && typeof init !== 'function') throw notAnInit()
+  // A plain record (what Hono's c.json and c.text pass) is known by its prototype: no class checks.
+  const proto = Object.getPrototypeOf(init) as object | null
+  if ((proto === Object.prototype || proto === null) && !isIterable(init)) {
+    flattenRecord(init as Record<string, unknown>, out)
+    return false
+  }
   if (init instanceof PlatformHeaders) {
     flattenHeaders(init, out)
-  } else if (Array.isArray(init)) {
+    return true
+  }
+  if (Array.isArray(init)) {
     for (let i = 0; i < init.length; i++) {
       const pair = init[i]
       if (Array.isArray(pair)) {
@@ -238,18 +242,11 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): vo
         out.push(initString(pair[0], `init[${i}][0]`), initString(pair[1], `init[${i}][1]`))
       } else pushPair(pairOf(pair, i), i, out)
     }
-  } else if (typeof (init as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function') {
+  } else if (isIterable(init)) {
     let i = 0
     for (const pair of init as unknown as Iterable<unknown>) pushPair(pairOf(pair, i), i++, out)
-  } else {
-    for (const name in init) {
-      if (Object.prototype.hasOwnProperty.call(init, name)) {
-        const value = (init as Record<string, unknown>)[name]
-        // The error's label is built only for a value that needs converting (Hono passes strings).
-        out.push(name, typeof value === 'string' ? value : initString(value, `init["${name}"]`))
-      }
-    }
-  }
+  } else flattenRecord(init as Record<string, unknown>, out)
+  return false
 }
 
 /**
@@ -257,27 +254,7 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): vo
  * Headers constructor checks them (a Headers object's are checked already).
  */
 export function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): void {
-  flattenInit(init, out)
-  if (!(init instanceof PlatformHeaders)) checkEntries(out)
-}
-
-/** One item of a pair sequence, as a list: an item that is not iterable is the platform's TypeError. */
-function pairOf(pair: unknown, i: number): unknown[] {
-  if (pair === null || typeof pair !== 'object' || typeof (pair as Iterable<unknown>)[Symbol.iterator] !== 'function') {
-    throw new TypeError(
-      `Headers constructor: init[${i}] (${typeof pair === 'symbol' ? 'Symbol' : String(pair)}) is not iterable.`,
-    )
-  }
-  return [...(pair as Iterable<unknown>)]
-}
-
-function pushPair(pair: unknown[], i: number, out: FlatHeaders): void {
-  if (pair.length !== 2) throw pairLength(pair.length)
-  out.push(initString(pair[0], `init[${i}][0]`), initString(pair[1], `init[${i}][1]`))
-}
-
-function pairLength(found: number): TypeError {
-  return new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${found}.`)
+  if (!flattenInit(init, out)) checkEntries(out)
 }
 
 /**

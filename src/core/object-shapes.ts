@@ -39,19 +39,30 @@ function settle(o: object, ofClass: boolean): void {
 }
 
 /**
- * Settles `o` if its prototype was replaced: one that is no class's prototype (it has no `constructor`
- * of its own, as Express's `app.request` and `app.response`). Objects of a class (node:http's, a
- * subclass's) share hidden classes as they should and are left alone.
+ * Whether `proto` was put in place of a class's prototype: one that is no class's prototype (it has no
+ * `constructor` of its own, as Express's `app.request` and `app.response`). Objects of a class (node:http's,
+ * a subclass's) share hidden classes as they should and are left alone.
  */
-export function settleShape(o: object): void {
-  const proto = Object.getPrototypeOf(o) as object | null
-  if (proto !== null && !Object.hasOwn(proto, 'constructor')) settle(o, false)
+function replacedPrototype(proto: object | null): boolean {
+  return proto !== null && !Object.hasOwn(proto, 'constructor')
 }
 
-/** {@link settleShape} for a request's two objects. */
+// The last class prototypes met (a server's requests and responses share one each): known by one comparison.
+let classOfReq: object | null = null
+let classOfRes: object | null = null
+
+/** Settles a request's two objects where their prototypes were replaced (see {@link settle}). */
 export function settleShapes(req: object, res: object): void {
-  settleShape(req)
-  settleShape(res)
+  const reqProto = Object.getPrototypeOf(req) as object | null
+  if (reqProto !== classOfReq) {
+    if (replacedPrototype(reqProto)) settle(req, false)
+    else classOfReq = reqProto
+  }
+  const resProto = Object.getPrototypeOf(res) as object | null
+  if (resProto !== classOfRes) {
+    if (replacedPrototype(resProto)) settle(res, false)
+    else classOfRes = resProto
+  }
 }
 
 /** Settles a request's two objects before they are handed to an Express app, which replaces both prototypes. */

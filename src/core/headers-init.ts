@@ -1,0 +1,48 @@
+/**
+ * The parts of reading a HeadersInit that need nothing of the Headers class: the platform's TypeErrors,
+ * and how a record and a pair are read (light-headers.ts holds the reader itself).
+ */
+
+import type { FlatHeaders } from './headers.js'
+import { initString } from './header-checks.js'
+
+export function notAnInit(): TypeError {
+  return new TypeError(
+    'Headers constructor: Argument 1 could not be converted to one of: sequence<sequence<ByteString>>, record<ByteString, ByteString>.',
+  )
+}
+
+/** WebIDL reads an init with an iterator as a sequence of pairs, any other object as a record. */
+export function isIterable(init: object): boolean {
+  return typeof (init as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function'
+}
+
+/** A record's own enumerable entries, values converted to strings (a Symbol refused). */
+export function flattenRecord(init: Record<string, unknown>, out: FlatHeaders): void {
+  for (const name in init) {
+    if (Object.prototype.hasOwnProperty.call(init, name)) {
+      const value = init[name]
+      // The error's label is built only for a value that needs converting (Hono passes strings).
+      out.push(name, typeof value === 'string' ? value : initString(value, `init["${name}"]`))
+    }
+  }
+}
+
+/** One item of a pair sequence, as a list: an item that is not iterable is the platform's TypeError. */
+export function pairOf(pair: unknown, i: number): unknown[] {
+  if (pair === null || typeof pair !== 'object' || typeof (pair as Iterable<unknown>)[Symbol.iterator] !== 'function') {
+    throw new TypeError(
+      `Headers constructor: init[${i}] (${typeof pair === 'symbol' ? 'Symbol' : String(pair)}) is not iterable.`,
+    )
+  }
+  return [...(pair as Iterable<unknown>)]
+}
+
+export function pushPair(pair: unknown[], i: number, out: FlatHeaders): void {
+  if (pair.length !== 2) throw pairLength(pair.length)
+  out.push(initString(pair[0], `init[${i}][0]`), initString(pair[1], `init[${i}][1]`))
+}
+
+export function pairLength(found: number): TypeError {
+  return new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${found}.`)
+}
