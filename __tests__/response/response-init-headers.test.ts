@@ -93,6 +93,14 @@ it('through the bridge, a bad init reaches the app onError and a good one arrive
   )
 })
 
+it('refuses headers: null as the platform does, and takes headers: undefined as no headers', () => {
+  for (const headers of [null, undefined]) {
+    const init = { headers } as unknown as ResponseInit
+    expect(outcome(() => new Light('x', init))).toEqual(outcome(() => new OriginalResponse('x', init)))
+  }
+  expect(outcome(() => new Light('x', { headers: null } as unknown as ResponseInit))).toHaveProperty('threw', 'TypeError')
+})
+
 /** What `for…in` lists on an object, in order. */
 function enumerated(o: object): string[] {
   const keys: string[] = []

@@ -221,9 +221,9 @@ export function isLightHeaders(value: unknown): value is Headers {
  * entries are checked already).
  */
 export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): boolean {
-  if (init === undefined || init === null) return false
-  // WebIDL: an init must be an object first (a string is iterable, but not a sequence of pairs).
-  if (typeof init !== 'object' && typeof init !== 'function') throw notAnInit()
+  if (init === undefined) return false
+  // WebIDL: an init must be an object first (null too; a string is iterable, but not a sequence of pairs).
+  if (init === null || (typeof init !== 'object' && typeof init !== 'function')) throw notAnInit()
   // A plain record (what Hono's c.json and c.text pass) is known by its prototype: no class checks.
   const proto = Object.getPrototypeOf(init) as object | null
   if ((proto === Object.prototype || proto === null) && !isIterable(init)) {

@@ -94,7 +94,7 @@ class LightResponseImpl {
       const headers = init.headers
       // Copied now, as the platform does: changing the init object afterwards changes nothing.
       if (isLightHeaders(headers)) copied = new LightHeaders(headers)
-      else if (headers != null) {
+      else if (headers !== undefined) {
         // Checked now, as the platform's constructor does: a bad value is the app's TypeError (its
         // onError sees it), not Node's refusal when the answer is written.
         flattenChecked(headers, (this.#flat = []))
