@@ -141,6 +141,15 @@ describe('LightResponse behaves like the real Response', () => {
     expect(errorName(() => Real.redirect('http://x.test', 200))).toBe('RangeError')
     expect(errorName(() => Light.redirect('not a url'))).toBe('TypeError')
     expect(errorName(() => Real.redirect('not a url'))).toBe('TypeError')
+    // A relative URL: the platform's message, the URL parser's error as its cause.
+    const failure = (fn: () => unknown) => {
+      try {
+        fn()
+      } catch (err) {
+        return [(err as Error).message, ((err as Error).cause as Error | undefined)?.message]
+      }
+    }
+    expect(failure(() => Light.redirect('/rel'))).toEqual(failure(() => Real.redirect('/rel')))
   })
 
   it('Response.error', () => {

@@ -111,6 +111,8 @@ function enumerated(o: object): string[] {
 it('lists the platform members in for…in, in its order, for each class standing in for one', async () => {
   expect(enumerated(new LightHeaders({ a: '1' }))).toEqual(enumerated(new PlatformHeaders({ a: '1' })))
   expect(enumerated(new Light('x'))).toEqual(enumerated(new OriginalResponse('x')))
+  // The static operations too (Response.json, redirect, error).
+  expect(enumerated(Light)).toEqual(enumerated(OriginalResponse))
   let lazy: Request | undefined
   const hono = new Hono().get('/', (c) => {
     lazy = c.req.raw

@@ -1,17 +1,23 @@
 /**
  * A class standing in for a platform class has the platform's member shape: WebIDL makes every
- * operation and attribute enumerable, so `for…in` over a platform Headers or Response lists them
- * (Hono's `c.body(…, new Headers())` misuse fails on that), and over ours it must list the same.
+ * operation, attribute and static operation enumerable, so `for…in` over a platform Headers or Response
+ * (or the Response class) lists them (Hono's `c.body(…, new Headers())` misuse fails on that), and over
+ * ours it must list the same.
  */
 export function matchEnumerability(target: { prototype: object }, platform: { prototype: object }): void {
-  const proto = target.prototype
-  // Redefined in the platform's order, so that `for…in` also lists them in its order.
-  for (const key of Object.getOwnPropertyNames(platform.prototype)) {
-    const ours = Object.getOwnPropertyDescriptor(proto, key)
-    if (key === 'constructor' || ours === undefined) continue
-    const enumerable = Object.getOwnPropertyDescriptor(platform.prototype, key)!.enumerable === true
-    delete (proto as Record<string, unknown>)[key]
-    Object.defineProperty(proto, key, { ...ours, enumerable })
+  mirror(target.prototype, platform.prototype)
+  mirror(target, platform)
+}
+
+/** `ours`' members that `theirs` also has, redefined in its order (so `for…in` lists them in its order). */
+function mirror(ours: object, theirs: object): void {
+  for (const key of Object.getOwnPropertyNames(theirs)) {
+    const own = Object.getOwnPropertyDescriptor(ours, key)
+    // constructor, prototype, name and length are not members (and prototype cannot be redefined).
+    if (own === undefined || !own.configurable || key === 'constructor' || key === 'name' || key === 'length') continue
+    const enumerable = Object.getOwnPropertyDescriptor(theirs, key)!.enumerable === true
+    delete (ours as Record<string, unknown>)[key]
+    Object.defineProperty(ours, key, { ...own, enumerable })
   }
 }
 

@@ -62,7 +62,12 @@ export function jsonInit(data: unknown, init: ResponseInit | undefined): [string
 
 /** `Response.redirect(url, status)`: the init, after the platform's checks. */
 export function redirectInit(url: string | URL, status: number): ResponseInit {
-  const location = new URL(url).href // throws TypeError on an invalid URL, as the platform does
+  let location: string
+  try {
+    location = new URL(url).href
+  } catch (err) {
+    throw new TypeError(`Failed to parse URL from ${String(url)}`, { cause: err })
+  }
   if (!REDIRECT_STATUS.has(status)) throw new RangeError(`Invalid status code ${status}`)
   return { status, headers: { location } }
 }
