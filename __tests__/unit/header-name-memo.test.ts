@@ -1,4 +1,7 @@
+import fc from 'fast-check'
 import { LightHeaders } from '../../src/core/light-headers.js'
+import { LightResponse, OriginalResponse } from '../../src/index.js'
+import { PlatformHeaders } from '../../src/core/platform.js'
 import { apply, type Op } from '../helpers/headers-ops.js'
 
 // The Headers class remembers each name it has checked (up to 1024 per process) and that name's last
@@ -38,4 +41,34 @@ it('converts a value that is not a string for a name it has only looked up so fa
     }
     expect([...light]).toEqual([...platform])
   }
+})
+
+it('checks an init whose names and values were accepted before as the platform does, wherever the new or bad ones stand', () => {
+  // A Response's init headers skip the checks for leading entries whose name and value are both
+  // remembered. Drawn from a small pool so that they repeat: remembered entries before, between and
+  // after new or bad ones, in records and pair lists, through the Headers and the Response constructor.
+  const pool = fc.constantFrom('X-Seen', 'x-seen', 'Content-Type', 'X-Other', 'bad name', 'X-Ü')
+  const poolValues = fc.constantFrom('a', 'a', 'application/json', ' a ', 'bad\0', '✓', '')
+  const inits = fc.oneof(
+    fc.array(fc.tuple(pool, poolValues), { maxLength: 5 }),
+    fc.dictionary(pool, poolValues, { maxKeys: 5 }),
+  ) as fc.Arbitrary<HeadersInit>
+  const Light = LightResponse as unknown as typeof Response
+  const run = (make: () => Headers): unknown => {
+    try {
+      return [...make()]
+    } catch (err) {
+      return [(err as Error).constructor.name, (err as Error).message]
+    }
+  }
+  fc.assert(
+    fc.property(inits, (init) => {
+      const expected = run(() => new PlatformHeaders(init))
+      expect(run(() => new LightHeaders(init))).toEqual(expected)
+      expect(run(() => new Light('x', { headers: init }).headers)).toEqual(
+        run(() => new OriginalResponse('x', { headers: init }).headers),
+      )
+    }),
+    { numRuns: 300 },
+  )
 })

@@ -100,13 +100,20 @@ export function plainValue(method: string, value: unknown, known: KnownName): st
  * name's remembered value passes by comparison, so a constant Content-Type costs one lookup.
  */
 export function checkEntries(flat: FlatHeaders): void {
+  // Leading entries whose name and value were both accepted before pass every check: one lookup each.
+  let start = 0
+  for (; start < flat.length; start += 2) {
+    const known = knownName(flat[start])
+    if (known === undefined || flat[start + 1] !== known.value) break
+    flat[start] = known.lower
+  }
   // WebIDL converts the whole init to ByteStrings before the first name or value is checked.
-  for (let i = 0; i < flat.length; i += 2) {
+  for (let i = start; i < flat.length; i += 2) {
     const known = knownName(flat[i])
     if (known === undefined) byteString(flat[i])
     if (known === undefined || flat[i + 1] !== known.value) byteString(flat[i + 1])
   }
-  for (let i = 0; i < flat.length; i += 2) {
+  for (let i = start; i < flat.length; i += 2) {
     const known = knownName(flat[i])
     if (known === undefined) {
       const [lower, text] = entry('append', flat[i], flat[i + 1])

@@ -17,6 +17,13 @@ export function isIterable(init: object): boolean {
   return typeof (init as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function'
 }
 
+/** An object of no class (its prototype Object.prototype or null) and no iterator: read as a record. */
+export function isPlainRecord(init: unknown): init is Record<string, unknown> {
+  if (init === null || typeof init !== 'object') return false
+  const proto = Object.getPrototypeOf(init) as object | null
+  return (proto === Object.prototype || proto === null) && !isIterable(init)
+}
+
 /** A record's own enumerable entries, values converted to strings (a Symbol refused). */
 export function flattenRecord(init: Record<string, unknown>, out: FlatHeaders): void {
   for (const name in init) {

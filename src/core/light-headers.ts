@@ -12,7 +12,7 @@ import type { FlatHeaders } from './headers.js'
 import { PlatformHeaders } from './platform.js'
 import { processShared } from './process-shared.js'
 import { matchEnumerability } from './delegate.js'
-import { flattenRecord, isIterable, notAnInit, pairLength, pairOf, pushPair } from './headers-init.js'
+import { flattenRecord, isIterable, isPlainRecord, notAnInit, pairLength, pairOf, pushPair } from './headers-init.js'
 import { checkEntries, entry, initString, knownName, name, plainValue, required, trimEdges } from './header-checks.js'
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 // What console.log shows: `Headers { name: value }`, as for the platform's.
@@ -30,6 +30,7 @@ const NO_COOKIES: string[] = []
 // Filled in by the class's static block: module-internal access to its private state.
 let flatInto!: (headers: LightHeadersImpl, out: FlatHeaders) => void
 let isLight!: (value: unknown) => value is LightHeadersImpl
+let fromChecked!: (flat: FlatHeaders) => LightHeadersImpl
 
 class LightHeadersImpl {
   /** Lower-case name → combined value, for every name but set-cookie. */
@@ -51,15 +52,21 @@ class LightHeadersImpl {
     }
     const flat: FlatHeaders = []
     flattenChecked(init, flat)
-    for (let i = 0; i < flat.length; i += 2) this.append(flat[i], flat[i + 1])
+    this.#addAll(flat)
   }
 
   append(key: string, value: string): void {
     if (!(#map in this)) return platform.append.call(this, key, value)
     required('append', arguments.length, 2)
     const known = knownName(key)
-    const [lower, text] =
-      known === undefined ? entry('append', key, value) : [known.lower, plainValue('append', value, known)]
+    if (known === undefined) {
+      const [lower, text] = entry('append', key, value)
+      this.#add(lower, text)
+    } else this.#add(known.lower, plainValue('append', value, known))
+  }
+
+  /** append() of a name and value checked already (lower case, edges cut). */
+  #add(lower: string, text: string): void {
     if (lower === 'set-cookie') {
       if (this.#cookies === NO_COOKIES) this.#cookies = [text]
       else this.#cookies.push(text)
@@ -67,6 +74,10 @@ class LightHeadersImpl {
     }
     const existing = this.#map.get(lower)
     this.#map.set(lower, existing === undefined ? text : `${existing}, ${text}`)
+  }
+
+  #addAll(flat: FlatHeaders): void {
+    for (let i = 0; i < flat.length; i += 2) this.#add(flat[i], flat[i + 1])
   }
 
   set(key: string, value: string): void {
@@ -187,6 +198,11 @@ class LightHeadersImpl {
       for (const cookie of headers.#cookies) out.push('set-cookie', cookie)
     }
     isLight = (value) => typeof value === 'object' && value !== null && #map in value
+    fromChecked = (flat) => {
+      const headers = new LightHeadersImpl()
+      headers.#addAll(flat)
+      return headers
+    }
   }
 }
 
@@ -199,7 +215,7 @@ Object.defineProperty(LightHeadersImpl, 'name', { value: 'Headers' })
 
 // One class per process across copies of the package (ESM and CJS): the global is one of them, and
 // a copy must know the other's instances as its own (isLight reads their private state).
-const shared = processShared('light-headers@1', { LightHeadersImpl, flatInto, isLight })
+const shared = processShared('light-headers@2', { LightHeadersImpl, flatInto, isLight, fromChecked })
 
 /**
  * A Headers object of the cheap kind; the bridge installs it as `globalThis.Headers` (with the global
@@ -208,11 +224,7 @@ const shared = processShared('light-headers@1', { LightHeadersImpl, flatInto, is
 export const LightHeaders = shared.LightHeadersImpl as unknown as typeof Headers
 const sharedFlatInto = shared.flatInto
 const sharedIsLight = shared.isLight
-
-/** Whether `value` is one of these Headers (from either copy of the package): its entries are checked already. */
-export function isLightHeaders(value: unknown): value is Headers {
-  return sharedIsLight(value)
-}
+const sharedFromChecked = shared.fromChecked
 
 /**
  * Flatten a HeadersInit (plain object, pair sequence or Headers) without building a Headers object,
@@ -224,10 +236,9 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): bo
   if (init === undefined) return false
   // WebIDL: an init must be an object first (null too; a string is iterable, but not a sequence of pairs).
   if (init === null || (typeof init !== 'object' && typeof init !== 'function')) throw notAnInit()
-  // A plain record (what Hono's c.json and c.text pass) is known by its prototype: no class checks.
-  const proto = Object.getPrototypeOf(init) as object | null
-  if ((proto === Object.prototype || proto === null) && !isIterable(init)) {
-    flattenRecord(init as Record<string, unknown>, out)
+  // What Hono's c.json and c.text pass: no class checks.
+  if (isPlainRecord(init)) {
+    flattenRecord(init, out)
     return false
   }
   if (init instanceof PlatformHeaders) {
@@ -253,8 +264,27 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): bo
  * {@link flattenInit}, then a record's or pair list's names and values checked as the platform's
  * Headers constructor checks them (a Headers object's are checked already).
  */
-export function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): void {
+function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): void {
   if (!flattenInit(init, out)) checkEntries(out)
+}
+
+/**
+ * A Response init's `headers`, read as its constructor reads them: one of these Headers is copied as
+ * one (its entries are checked already, and a later read of `response.headers` needs no rebuilding);
+ * anything else becomes a checked flat list. A plain record is tested first: it is what Hono passes.
+ */
+export function readResponseInit(init: HeadersInit): Headers | FlatHeaders {
+  const flat: FlatHeaders = []
+  if (isPlainRecord(init)) flattenRecord(init, flat)
+  else if (sharedIsLight(init)) return new LightHeaders(init)
+  else if (flattenInit(init, flat)) return flat
+  checkEntries(flat)
+  return flat
+}
+
+/** A Headers of this kind holding a flat list's entries, checked already (from {@link flattenChecked}). */
+export function headersFromChecked(flat: FlatHeaders): Headers {
+  return sharedFromChecked(flat) as unknown as Headers
 }
 
 /**

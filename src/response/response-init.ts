@@ -5,7 +5,7 @@
 
 import type { HeadersInit } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
-import { LightHeaders } from '../core/light-headers.js'
+import { headersFromChecked, LightHeaders } from '../core/light-headers.js'
 import { defaultContentType, type FastBody } from './response-body.js'
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' })
@@ -74,9 +74,7 @@ export function redirectInit(url: string | URL, status: number): ResponseInit {
 
 /** The Headers a real Response would have: the init's, plus the Content-Type its body implies. */
 export function headersOf(flat: FlatHeaders | undefined, body: FastBody): Headers {
-  const headers = new LightHeaders()
-  if (flat !== undefined) for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1])
-  return withBodyType(headers, body)
+  return withBodyType(flat === undefined ? new LightHeaders() : headersFromChecked(flat), body)
 }
 
 /** `headers` given the Content-Type the body implies, unless it has one. */

@@ -12,7 +12,7 @@ import { delegateRemaining } from '../core/delegate.js'
 import { defineGlobal, processShared, registeredShared } from '../core/process-shared.js'
 import type { BodyInit, ResponseType } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
-import { flattenChecked, isLightHeaders, LightHeaders } from '../core/light-headers.js'
+import { LightHeaders, readResponseInit } from '../core/light-headers.js'
 import { fixedBodyStream, FixedSource, isFastBody, lengthOf, sourceOf, type FastBody } from './response-body.js'
 import {
   assertBodyAllowed,
@@ -92,12 +92,13 @@ class LightResponseImpl {
       if (init.status !== undefined) this.#status = initStatus(init.status)
       if (init.statusText !== undefined) this.#statusText = initStatusText(init.statusText)
       const headers = init.headers
-      // Copied now, as the platform does: changing the init object afterwards changes nothing.
-      if (isLightHeaders(headers)) copied = new LightHeaders(headers)
-      else if (headers !== undefined) {
-        // Checked now, as the platform's constructor does: a bad value is the app's TypeError (its
-        // onError sees it), not Node's refusal when the answer is written.
-        flattenChecked(headers, (this.#flat = []))
+      // Copied and checked now, as the platform does: changing the init object afterwards changes
+      // nothing, and a bad value is the app's TypeError (its onError sees it), not Node's refusal
+      // when the answer is written.
+      if (headers !== undefined) {
+        const read = readResponseInit(headers)
+        if (Array.isArray(read)) this.#flat = read
+        else copied = read
       }
       if (body === null || body === undefined) {
         // `new Response(null, res)` (Hono's HEAD handling): remember the GET body's length, and its
