@@ -24,6 +24,10 @@ function pushEntry(this: FlatHeaders, value: string, name: string): void {
   this.push(name, value)
 }
 
+const ENTRY = (name: string, value: string): [string, string] => [name, value]
+const KEY = (name: string): string => name
+const VALUE = (_name: string, value: string): string => value
+
 // Never modified: a Headers replaces it with a list of its own before adding a line.
 const NO_COOKIES: string[] = []
 
@@ -37,6 +41,8 @@ class LightHeadersImpl {
   #map = new Map<string, string>()
   /** Set-Cookie lines, never combined; the shared empty list until the first (most responses have none). */
   #cookies: string[] = NO_COOKIES
+  /** The sorted list until the next change: iteration reads it at every step, as the platform's does. */
+  #list: Array<[string, string]> | undefined
 
   constructor(init?: HeadersInit) {
     if (init === undefined) return
@@ -67,6 +73,7 @@ class LightHeadersImpl {
 
   /** append() of a name and value checked already (lower case, edges cut). */
   #add(lower: string, text: string): void {
+    this.#list = undefined
     if (lower === 'set-cookie') {
       if (this.#cookies === NO_COOKIES) this.#cookies = [text]
       else this.#cookies.push(text)
@@ -86,6 +93,7 @@ class LightHeadersImpl {
     const known = knownName(key)
     const [lower, text] =
       known === undefined ? entry('set', key, value) : [known.lower, plainValue('set', value, known)]
+    this.#list = undefined
     if (lower === 'set-cookie') this.#cookies = [text]
     else this.#map.set(lower, text)
   }
@@ -109,6 +117,7 @@ class LightHeadersImpl {
     if (!(#map in this)) return platform.delete.call(this, key)
     required('delete', arguments.length, 1)
     const lower = knownName(key)?.lower ?? name('delete', key)
+    this.#list = undefined
     if (lower === 'set-cookie') this.#cookies = NO_COOKIES
     else this.#map.delete(lower)
   }
@@ -120,6 +129,7 @@ class LightHeadersImpl {
 
   /** The platform's order: names sorted, each Set-Cookie line on its own. */
   #sorted(): Array<[string, string]> {
+    if (this.#list !== undefined) return this.#list
     const names = [...this.#map.keys()]
     if (this.#cookies.length > 0) names.push('set-cookie')
     names.sort()
@@ -128,7 +138,20 @@ class LightHeadersImpl {
       if (n === 'set-cookie') for (const cookie of this.#cookies) out.push([n, cookie])
       else out.push([n, this.#map.get(n)!])
     }
-    return out
+    return (this.#list = out)
+  }
+
+  /**
+   * The platform's iteration: an index into the sorted list as it is at each step, so entries added or
+   * removed by the loop's body are seen (WebIDL pair iterators and forEach read the list at every step).
+   * Nothing is read before the first next(). A pair is a new array each time: the caller may change it.
+   */
+  *#iterate<T>(kind: (name: string, value: string) => T): Generator<T> {
+    for (let i = 0; ; i++) {
+      const list = this.#sorted()
+      if (i >= list.length) return
+      yield kind(list[i][0], list[i][1])
+    }
   }
 
   forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
@@ -137,35 +160,22 @@ class LightHeadersImpl {
     if (typeof callback !== 'function') {
       throw new TypeError("Failed to execute 'forEach' on 'Headers': parameter 1 is not of type 'Function'.")
     }
-    for (const [n, v] of this.#sorted()) callback.call(thisArg, v, n, this as unknown as Headers)
+    for (const [n, v] of this.#iterate(ENTRY)) callback.call(thisArg, v, n, this as unknown as Headers)
   }
 
   entries(): IterableIterator<[string, string]> {
     if (!(#map in this)) return platform.entries.call(this)
-    return this.#entries()
+    return this.#iterate(ENTRY)
   }
 
   keys(): IterableIterator<string> {
     if (!(#map in this)) return platform.keys.call(this)
-    return this.#keys()
+    return this.#iterate(KEY)
   }
 
   values(): IterableIterator<string> {
     if (!(#map in this)) return platform.values.call(this)
-    return this.#values()
-  }
-
-  // Generators: the list is read at the first next(), as the platform's iterators read it then.
-  *#entries(): IterableIterator<[string, string]> {
-    yield* this.#sorted()
-  }
-
-  *#keys(): IterableIterator<string> {
-    for (const pair of this.#sorted()) yield pair[0]
-  }
-
-  *#values(): IterableIterator<string> {
-    for (const pair of this.#sorted()) yield pair[1]
+    return this.#iterate(VALUE)
   }
 
   [Symbol.iterator](): IterableIterator<[string, string]> {
@@ -268,18 +278,9 @@ function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): void {
   if (!flattenInit(init, out)) checkEntries(out)
 }
 
-/**
- * A Response init's `headers`, read as its constructor reads them: one of these Headers is copied as
- * one (its entries are checked already, and a later read of `response.headers` needs no rebuilding);
- * anything else becomes a checked flat list. A plain record is tested first: it is what Hono passes.
- */
-export function readResponseInit(init: HeadersInit): Headers | FlatHeaders {
-  const flat: FlatHeaders = []
-  if (isPlainRecord(init)) flattenRecord(init, flat)
-  else if (sharedIsLight(init)) return new LightHeaders(init)
-  else if (flattenInit(init, flat)) return flat
-  checkEntries(flat)
-  return flat
+/** Whether `value` is one of these Headers (from either copy of the package): its entries are checked already. */
+export function isLightHeaders(value: unknown): value is Headers {
+  return sharedIsLight(value)
 }
 
 /** A Headers of this kind holding a flat list's entries, checked already (from {@link flattenChecked}). */

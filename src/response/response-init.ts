@@ -5,7 +5,9 @@
 
 import type { HeadersInit } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
-import { headersFromChecked, LightHeaders } from '../core/light-headers.js'
+import { flattenInit, headersFromChecked, isLightHeaders, LightHeaders } from '../core/light-headers.js'
+import { checkEntries } from '../core/header-checks.js'
+import { flattenRecord, isPlainRecord } from '../core/headers-init.js'
 import { defaultContentType, type FastBody } from './response-body.js'
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' })
@@ -70,6 +72,20 @@ export function redirectInit(url: string | URL, status: number): ResponseInit {
   }
   if (!REDIRECT_STATUS.has(status)) throw new RangeError(`Invalid status code ${status}`)
   return { status, headers: { location } }
+}
+
+/**
+ * A Response init's `headers`, read as its constructor reads them: one of these Headers is copied as
+ * one (its entries are checked already, and a later read of `response.headers` needs no rebuilding);
+ * anything else becomes a checked flat list. A plain record is tested first: it is what Hono passes.
+ */
+export function readResponseInit(init: HeadersInit): Headers | FlatHeaders {
+  const flat: FlatHeaders = []
+  if (isPlainRecord(init)) flattenRecord(init, flat)
+  else if (isLightHeaders(init)) return new LightHeaders(init)
+  else if (flattenInit(init, flat)) return flat
+  checkEntries(flat)
+  return flat
 }
 
 /** The Headers a real Response would have: the init's, plus the Content-Type its body implies. */

@@ -12,7 +12,7 @@ import { delegateRemaining } from '../core/delegate.js'
 import { defineGlobal, processShared, registeredShared } from '../core/process-shared.js'
 import type { BodyInit, ResponseType } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
-import { LightHeaders, readResponseInit } from '../core/light-headers.js'
+import { LightHeaders } from '../core/light-headers.js'
 import { fixedBodyStream, FixedSource, isFastBody, lengthOf, sourceOf, type FastBody } from './response-body.js'
 import {
   assertBodyAllowed,
@@ -20,6 +20,7 @@ import {
   initStatus,
   initStatusText,
   jsonInit,
+  readResponseInit,
   redirectInit,
   withBodyType,
 } from './response-init.js'

@@ -1,0 +1,58 @@
+import fc from 'fast-check'
+import { LightHeaders } from '../../src/core/light-headers.js'
+import { PlatformHeaders } from '../../src/core/platform.js'
+import { apply, type Op } from '../helpers/headers-ops.js'
+
+// Iterating a Headers reads its sorted list at every step, as the platform's iterators and forEach do
+// (WebIDL pair iterators): what the loop's body sets, appends or deletes is seen by the steps after it.
+
+const liveNames = fc.constantFrom('a', 'B', 'c', 'set-cookie', 'x-late', 'z')
+const change: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({
+    op: fc.constantFrom('append', 'set') as fc.Arbitrary<'append' | 'set'>,
+    name: liveNames,
+    value: fc.constantFrom('1', '2'),
+  }),
+  fc.record({ op: fc.constant('delete') as fc.Arbitrary<'delete'>, name: liveNames }),
+)
+
+type Way = 'entries' | 'keys' | 'values' | 'for-of' | 'forEach'
+
+/** Every item the iteration gives, with `changes[i]` applied to the headers after the i-th item. */
+function walk(headers: Headers, way: Way, changes: Op[]): unknown[] {
+  const seen: unknown[] = []
+  const step = (item: unknown) => {
+    seen.push(item)
+    const op = changes[seen.length - 1]
+    if (op !== undefined) seen.push(apply(headers, op))
+  }
+  // Changes come only with the first items (a handful), so every loop ends.
+  if (way === 'forEach') headers.forEach((value, name) => step([name, value]))
+  else for (const item of way === 'for-of' ? headers : headers[way]()) step(item)
+  seen.push([...headers])
+  return seen
+}
+
+it('sees changes made while iterating, as the platform does, in every way of iterating', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(liveNames, fc.constantFrom('v', 'w')), { maxLength: 5 }),
+      fc.constantFrom<Way>('entries', 'keys', 'values', 'for-of', 'forEach'),
+      fc.array(change, { maxLength: 6 }),
+      (init, way, changes) => {
+        const expected = walk(new PlatformHeaders(init), way, changes)
+        expect(walk(new LightHeaders(init), way, changes)).toEqual(expected)
+      },
+    ),
+    { numRuns: 400 },
+  )
+})
+
+it('gives a pair of its own at each step: changing one changes neither the headers nor a later iteration', () => {
+  const headers = new LightHeaders({ a: '1', b: '2' })
+  for (const pair of headers) pair[1] = 'changed'
+  expect([...headers]).toEqual([
+    ['a', '1'],
+    ['b', '2'],
+  ])
+})
