@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { LightHeaders } from '../../src/core/light-headers.js'
 import { PlatformHeaders } from '../../src/core/platform.js'
 import { apply, type Op } from '../helpers/headers-ops.js'
+import { LightResponse, OriginalResponse } from '../../src/index.js'
 
 // Iterating a Headers reads its sorted list at every step, as the platform's iterators and forEach do
 // (WebIDL pair iterators): what the loop's body sets, appends or deletes is seen by the steps after it.
@@ -54,5 +55,17 @@ it('gives a pair of its own at each step: changing one changes neither the heade
   expect([...headers]).toEqual([
     ['a', '1'],
     ['b', '2'],
+  ])
+})
+
+it('trims the combined values of a platform Headers it copies, as the platform does', () => {
+  // An empty line appended to a name makes the combined value end in ", "; a copy trims it.
+  const source = new PlatformHeaders()
+  source.append('a', 'v')
+  source.append('a', '')
+  source.append('b', '')
+  expect([...new LightHeaders(source)]).toEqual([...new PlatformHeaders(source)])
+  expect([...new LightResponse('x', { headers: source }).headers]).toEqual([
+    ...new OriginalResponse('x', { headers: source }).headers,
   ])
 })

@@ -252,7 +252,10 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): bo
     return false
   }
   if (init instanceof PlatformHeaders) {
+    // Checked already, but a combined value ("v, " from an empty line appended) is trimmed when copied.
+    const start = out.length
     flattenHeaders(init, out)
+    for (let i = start + 1; i < out.length; i += 2) out[i] = trimEdges(out[i])
     return true
   }
   if (Array.isArray(init)) {
