@@ -29,7 +29,13 @@ function walk(headers: Headers, way: Way, changes: Op[]): unknown[] {
   }
   // Changes come only with the first items (a handful), so every loop ends.
   if (way === 'forEach') headers.forEach((value, name) => step([name, value]))
-  else for (const item of way === 'for-of' ? headers : headers[way]()) step(item)
+  else if (way === 'for-of') for (const item of headers) step(item)
+  else {
+    const iterator = headers[way]()
+    for (const item of iterator) step(item)
+    // An iterator that ended reads the list again: an entry added after it sorts last, past its index.
+    seen.push(apply(headers, { op: 'append', name: 'zz', value: '1' }), iterator.next())
+  }
   seen.push([...headers])
   return seen
 }
@@ -68,4 +74,20 @@ it('trims the combined values of a platform Headers it copies, as the platform d
   expect([...new LightResponse('x', { headers: source }).headers]).toEqual([
     ...new OriginalResponse('x', { headers: source }).headers,
   ])
+})
+
+it("is an iterator of the platform's kind: left early it goes on where it was, with no return()", () => {
+  for (const H of [LightHeaders, PlatformHeaders]) {
+    const headers = new H({ a: '1', b: '2', c: '3' })
+    const keys = headers.keys()
+    for (const key of keys) if (key === 'a') break
+    expect(keys.next()).toEqual({ value: 'b', done: false })
+    expect(Object.prototype.toString.call(keys)).toBe('[object Headers Iterator]')
+    expect(keys[Symbol.iterator]()).toBe(keys)
+    expect('return' in keys).toBe(false)
+    expect(Object.keys(Object.getPrototypeOf(keys))).toEqual(['next'])
+    expect(() => keys.next.call({})).toThrow(
+      new TypeError("'next' called on an object that does not implement interface Headers Iterator."),
+    )
+  }
 })

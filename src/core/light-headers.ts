@@ -12,6 +12,7 @@ import type { FlatHeaders } from './headers.js'
 import { PlatformHeaders } from './platform.js'
 import { processShared } from './process-shared.js'
 import { matchEnumerability } from './delegate.js'
+import { ENTRIES, headersIterator, KEYS, VALUES } from './headers-iterator.js'
 import { flattenRecord, isIterable, isPlainRecord, notAnInit, pairLength, pairOf, pushPair } from './headers-init.js'
 import { checkEntries, entry, initString, knownName, name, plainValue, required, trimEdges } from './header-checks.js'
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
@@ -23,10 +24,6 @@ const platform = PlatformHeaders.prototype
 function pushEntry(this: FlatHeaders, value: string, name: string): void {
   this.push(name, value)
 }
-
-const ENTRY = (name: string, value: string): [string, string] => [name, value]
-const KEY = (name: string): string => name
-const VALUE = (_name: string, value: string): string => value
 
 // Never modified: a Headers replaces it with a list of its own before adding a line.
 const NO_COOKIES: string[] = []
@@ -141,41 +138,33 @@ class LightHeadersImpl {
     return (this.#list = out)
   }
 
-  /**
-   * The platform's iteration: an index into the sorted list as it is at each step, so entries added or
-   * removed by the loop's body are seen (WebIDL pair iterators and forEach read the list at every step).
-   * Nothing is read before the first next(). A pair is a new array each time: the caller may change it.
-   */
-  *#iterate<T>(kind: (name: string, value: string) => T): Generator<T> {
-    for (let i = 0; ; i++) {
-      const list = this.#sorted()
-      if (i >= list.length) return
-      yield kind(list[i][0], list[i][1])
-    }
-  }
-
   forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
     if (!(#map in this)) return platform.forEach.call(this, callback, thisArg)
     required('forEach', arguments.length, 1)
     if (typeof callback !== 'function') {
       throw new TypeError("Failed to execute 'forEach' on 'Headers': parameter 1 is not of type 'Function'.")
     }
-    for (const [n, v] of this.#iterate(ENTRY)) callback.call(thisArg, v, n, this as unknown as Headers)
+    // The list as it is at each step, as the platform's: changes made by the callback are seen.
+    for (let i = 0; ; i++) {
+      const list = this.#sorted()
+      if (i >= list.length) return
+      callback.call(thisArg, list[i][1], list[i][0], this as unknown as Headers)
+    }
   }
 
   entries(): IterableIterator<[string, string]> {
     if (!(#map in this)) return platform.entries.call(this)
-    return this.#iterate(ENTRY)
+    return headersIterator(() => this.#sorted(), ENTRIES)
   }
 
   keys(): IterableIterator<string> {
     if (!(#map in this)) return platform.keys.call(this)
-    return this.#iterate(KEY)
+    return headersIterator(() => this.#sorted(), KEYS)
   }
 
   values(): IterableIterator<string> {
     if (!(#map in this)) return platform.values.call(this)
-    return this.#iterate(VALUE)
+    return headersIterator(() => this.#sorted(), VALUES)
   }
 
   [Symbol.iterator](): IterableIterator<[string, string]> {
