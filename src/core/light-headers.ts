@@ -144,12 +144,8 @@ class LightHeadersImpl {
     if (typeof callback !== 'function') {
       throw new TypeError("Failed to execute 'forEach' on 'Headers': parameter 1 is not of type 'Function'.")
     }
-    // The list as it is at each step, as the platform's: changes made by the callback are seen.
-    for (let i = 0; ; i++) {
-      const list = this.#sorted()
-      if (i >= list.length) return
-      callback.call(thisArg, list[i][1], list[i][0], this as unknown as Headers)
-    }
+    // Through the iterator, as the platform's: changes made by the callback are seen.
+    for (const [n, v] of this.entries()) callback.call(thisArg, v, n, this as unknown as Headers)
   }
 
   entries(): IterableIterator<[string, string]> {
@@ -266,7 +262,7 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): bo
  * {@link flattenInit}, then a record's or pair list's names and values checked as the platform's
  * Headers constructor checks them (a Headers object's are checked already).
  */
-function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): void {
+export function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): void {
   if (!flattenInit(init, out)) checkEntries(out)
 }
 

@@ -5,9 +5,7 @@
 
 import type { HeadersInit } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
-import { flattenInit, headersFromChecked, isLightHeaders, LightHeaders } from '../core/light-headers.js'
-import { checkEntries } from '../core/header-checks.js'
-import { flattenRecord, isPlainRecord } from '../core/headers-init.js'
+import { flattenChecked, headersFromChecked, isLightHeaders, LightHeaders } from '../core/light-headers.js'
 import { defaultContentType, type FastBody } from './response-body.js'
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' })
@@ -77,14 +75,12 @@ export function redirectInit(url: string | URL, status: number): ResponseInit {
 /**
  * A Response init's `headers`, read as its constructor reads them: one of these Headers is copied as
  * one (its entries are checked already, and a later read of `response.headers` needs no rebuilding);
- * anything else becomes a checked flat list. A plain record is tested first: it is what Hono passes.
+ * anything else becomes a checked flat list.
  */
 export function readResponseInit(init: HeadersInit): Headers | FlatHeaders {
+  if (isLightHeaders(init)) return new LightHeaders(init)
   const flat: FlatHeaders = []
-  if (isPlainRecord(init)) flattenRecord(init, flat)
-  else if (isLightHeaders(init)) return new LightHeaders(init)
-  else if (flattenInit(init, flat)) return flat
-  checkEntries(flat)
+  flattenChecked(init, flat)
   return flat
 }
 
