@@ -1,21 +1,20 @@
 import fc from 'fast-check'
 import { indexOfHeader, removeHeader, sameName, type FlatHeaders } from '../../src/core/headers'
-import { flattenHeaders, flattenInit } from '../../src/core/light-headers'
+import { flattenHeaders, flattenInit, LIGHT } from '../../src/core/light-headers'
 import type { HeadersInit } from '../../src/core/fetch-types'
 
 // Oracle: the platform Headers class. A flat list is what the serializer writes; written to the
 // wire and read back by a client it must give the entries `new Headers(init)` has.
 
-const tokenChar = fc.constantFrom(...'abcxyzABCXYZ019-_!#$%&\'*+.^`|~'.split(''))
+const tokenChar = fc.constantFrom(..."abcxyzABCXYZ019-_!#$%&'*+.^`|~".split(''))
 const name = fc.oneof(
   fc.string({ unit: tokenChar, minLength: 1, maxLength: 8 }),
   fc.constantFrom('Set-Cookie', 'set-cookie', 'SET-COOKIE', 'Vary', 'content-type', 'Content-Type', 'x-a', 'X-A'),
 )
 // Any byte a header value may hold: no NUL, CR or LF; leading/trailing spaces and tabs included.
-const valueChar = fc.oneof(
-  fc.integer({ min: 0x20, max: 0x7e }),
-  fc.constantFrom(0x09, 0x80, 0xa0, 0xe9, 0xff),
-).map((c) => String.fromCharCode(c))
+const valueChar = fc
+  .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constantFrom(0x09, 0x80, 0xa0, 0xe9, 0xff))
+  .map((c) => String.fromCharCode(c))
 const value = fc.string({ unit: valueChar, maxLength: 10 })
 const pairs = fc.array(fc.tuple(name, value), { maxLength: 8 })
 
@@ -28,7 +27,8 @@ function asHeaders(flat: FlatHeaders): Headers {
 
 function flat(init: HeadersInit | undefined): FlatHeaders {
   const out: FlatHeaders = []
-  flattenInit(init, out)
+  // One of the bridge's Headers is left to the caller, who copies it from its own state.
+  if (flattenInit(init, out) === LIGHT) flattenHeaders(init as Headers, out)
   return out
 }
 
@@ -71,7 +71,10 @@ describe('flattenInit against new Headers(init)', () => {
   })
 
   it('converts names and values with String(), as Headers does', () => {
-    const init = [[1, 2], ['x', true]] as unknown as HeadersInit
+    const init = [
+      [1, 2],
+      ['x', true],
+    ] as unknown as HeadersInit
     expect([...asHeaders(flat(init))]).toEqual([...new Headers(init)])
   })
 
@@ -83,14 +86,14 @@ describe('flattenInit against new Headers(init)', () => {
     expect(flat(init as HeadersInit | undefined)).toEqual([...new Headers(init as HeadersInit | undefined)].flat())
   })
 
-  it.each([
-    [[['a']]],
-    [[['a', 'b', 'c']]],
-  ])('throws a TypeError for a pair that is not two items, as Headers does (%j)', (init) => {
-    // Compared by name: the platform's TypeError comes from another realm than jest's.
-    expect(thrownName(() => new Headers(init as unknown as HeadersInit))).toBe('TypeError')
-    expect(thrownName(() => flat(init as unknown as HeadersInit))).toBe('TypeError')
-  })
+  it.each([[[['a']]], [[['a', 'b', 'c']]]])(
+    'throws a TypeError for a pair that is not two items, as Headers does (%j)',
+    (init) => {
+      // Compared by name: the platform's TypeError comes from another realm than jest's.
+      expect(thrownName(() => new Headers(init as unknown as HeadersInit))).toBe('TypeError')
+      expect(thrownName(() => flat(init as unknown as HeadersInit))).toBe('TypeError')
+    },
+  )
 
   it.each([[5], ['text'], [true], [[new Set(['a'])]], [new Map([['a', '1']])]])(
     'rejects or reads %j as Headers does (the same error message)',
@@ -103,7 +106,9 @@ describe('flattenInit against new Headers(init)', () => {
         }
         return undefined
       }
-      expect(message(() => flat(init as unknown as HeadersInit))).toEqual(message(() => new Headers(init as unknown as HeadersInit)))
+      expect(message(() => flat(init as unknown as HeadersInit))).toEqual(
+        message(() => new Headers(init as unknown as HeadersInit)),
+      )
     },
   )
 

@@ -43,18 +43,17 @@ class LightHeadersImpl {
 
   constructor(init?: HeadersInit) {
     if (init === undefined) return
-    if (init === null) throw notAnInit()
+    const flat: FlatHeaders = []
     // A copy of one of these (Hono's context copies a response's headers): its entries are checked already.
-    if (isLight(init)) {
+    if (!flattenChecked(init, flat)) {
+      const from = init as unknown as LightHeadersImpl
       // Entry by entry: half the cost of `new Map(map)` for a few headers. Read back as a value, a
       // combined one ending in an empty line ("v, ") loses its edge whitespace.
       const map = this.#map
-      for (const [n, v] of init.#map) map.set(n, trimEdges(v))
-      if (init.#cookies.length > 0) this.#cookies = init.#cookies.slice()
+      for (const [n, v] of from.#map) map.set(n, trimEdges(v))
+      if (from.#cookies.length > 0) this.#cookies = from.#cookies.slice()
       return
     }
-    const flat: FlatHeaders = []
-    flattenChecked(init, flat)
     this.#addAll(flat)
   }
 
@@ -221,27 +220,38 @@ const sharedFlatInto = shared.flatInto
 const sharedIsLight = shared.isLight
 const sharedFromChecked = shared.fromChecked
 
+// What flattenInit found: entries still to check, entries checked already, one of these Headers.
+const UNCHECKED = 0
+const CHECKED = 1
+export const LIGHT = 2
+
 /**
  * Flatten a HeadersInit (plain object, pair sequence or Headers) without building a Headers object,
  * with the platform's checks: a pair of other than two items, or an init that is neither an object nor
- * a sequence, is a TypeError with the platform's message. True when it was a Headers object (its
- * entries are checked already).
+ * a sequence, is a TypeError with the platform's message. One of these Headers is left for the caller
+ * (LIGHT: nothing flattened), whose copy of it needs no list.
  */
-export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): boolean {
-  if (init === undefined) return false
+export function flattenInit(
+  init: HeadersInit | undefined,
+  out: FlatHeaders,
+): typeof UNCHECKED | typeof CHECKED | typeof LIGHT {
+  if (init === undefined) return UNCHECKED
   // WebIDL: an init must be an object first (null too; a string is iterable, but not a sequence of pairs).
   if (init === null || (typeof init !== 'object' && typeof init !== 'function')) throw notAnInit()
-  // What Hono's c.json and c.text pass: no class checks.
+  // What Hono's c.json and c.text pass: no class checks. Records (a new shape per literal) also stay
+  // out of the brand check below, whose inline cache every caller shares: a miss in it, megamorphic,
+  // is a runtime call.
   if (isPlainRecord(init)) {
     flattenRecord(init, out)
-    return false
+    return UNCHECKED
   }
+  if (sharedIsLight(init)) return LIGHT
   if (init instanceof PlatformHeaders) {
     // Checked already, but a combined value ("v, " from an empty line appended) is trimmed when copied.
     const start = out.length
     flattenHeaders(init, out)
     for (let i = start + 1; i < out.length; i += 2) out[i] = trimEdges(out[i])
-    return true
+    return CHECKED
   }
   if (Array.isArray(init)) {
     for (let i = 0; i < init.length; i++) {
@@ -255,20 +265,18 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): bo
     let i = 0
     for (const pair of init as unknown as Iterable<unknown>) pushPair(pairOf(pair, i), i++, out)
   } else flattenRecord(init as Record<string, unknown>, out)
-  return false
+  return UNCHECKED
 }
 
 /**
  * {@link flattenInit}, then a record's or pair list's names and values checked as the platform's
- * Headers constructor checks them (a Headers object's are checked already).
+ * Headers constructor checks them (a Headers object's are checked already). False for one of these
+ * Headers, left to the caller (nothing flattened): a copy of it is made from its own state.
  */
-export function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): void {
-  if (!flattenInit(init, out)) checkEntries(out)
-}
-
-/** Whether `value` is one of these Headers (from either copy of the package): its entries are checked already. */
-export function isLightHeaders(value: unknown): value is Headers {
-  return sharedIsLight(value)
+export function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): boolean {
+  const found = flattenInit(init, out)
+  if (found === UNCHECKED) checkEntries(out)
+  return found !== LIGHT
 }
 
 /** A Headers of this kind holding a flat list's entries, checked already (from {@link flattenChecked}). */

@@ -5,7 +5,7 @@
 
 import type { HeadersInit } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
-import { flattenChecked, headersFromChecked, isLightHeaders, LightHeaders } from '../core/light-headers.js'
+import { flattenChecked, headersFromChecked, LightHeaders } from '../core/light-headers.js'
 import { defaultContentType, type FastBody } from './response-body.js'
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' })
@@ -78,10 +78,8 @@ export function redirectInit(url: string | URL, status: number): ResponseInit {
  * anything else becomes a checked flat list.
  */
 export function readResponseInit(init: HeadersInit): Headers | FlatHeaders {
-  if (isLightHeaders(init)) return new LightHeaders(init)
   const flat: FlatHeaders = []
-  flattenChecked(init, flat)
-  return flat
+  return flattenChecked(init, flat) ? flat : new LightHeaders(init)
 }
 
 /** The Headers a real Response would have: the init's, plus the Content-Type its body implies. */
