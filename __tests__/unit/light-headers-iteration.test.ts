@@ -91,3 +91,26 @@ it("is an iterator of the platform's kind: left early it goes on where it was, w
     )
   }
 })
+
+it("calls forEach's callback with the global object as this when no thisArg (or undefined) is given, as the platform does", () => {
+  // A strict-mode callback sees its this as given. The platform's class comes from Node's own realm
+  // (jest runs tests in another), so it is compared by kind: a global object, one that is its own globalThis.
+  const thisOf = (headers: Headers, ...thisArg: unknown[]): unknown => {
+    let seen: unknown = 'not called'
+    headers.forEach(function (this: unknown) {
+      'use strict'
+      seen = this
+    }, ...(thisArg as []))
+    return seen
+  }
+  for (const Kind of [LightHeaders, PlatformHeaders]) {
+    for (const given of [[], [undefined]]) {
+      const self = thisOf(new Kind({ a: '1' }), ...given) as { globalThis?: unknown }
+      expect(typeof self).toBe('object')
+      expect(self.globalThis).toBe(self)
+    }
+    expect(thisOf(new Kind({ a: '1' }), 5)).toBe(5)
+    expect(thisOf(new Kind({ a: '1' }), null)).toBe(null)
+  }
+  expect(thisOf(new LightHeaders({ a: '1' }))).toBe(globalThis)
+})

@@ -137,7 +137,8 @@ class LightHeadersImpl {
     return (this.#list = out)
   }
 
-  forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+  // WebIDL's default: no thisArg (or undefined) calls back with the global object.
+  forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg: unknown = globalThis): void {
     if (!(#map in this)) return platform.forEach.call(this, callback, thisArg)
     required('forEach', arguments.length, 1)
     if (typeof callback !== 'function') {
@@ -221,8 +222,8 @@ const sharedIsLight = shared.isLight
 const sharedFromChecked = shared.fromChecked
 
 // What flattenInit found: entries still to check, entries checked already, one of these Headers.
-const UNCHECKED = 0
-const CHECKED = 1
+const UNCHECKED = 0,
+  CHECKED = 1
 export const LIGHT = 2
 
 /**
@@ -238,9 +239,8 @@ export function flattenInit(
   if (init === undefined) return UNCHECKED
   // WebIDL: an init must be an object first (null too; a string is iterable, but not a sequence of pairs).
   if (init === null || (typeof init !== 'object' && typeof init !== 'function')) throw notAnInit()
-  // What Hono's c.json and c.text pass: no class checks. Records (a new shape per literal) also stay
-  // out of the brand check below, whose inline cache every caller shares: a miss in it, megamorphic,
-  // is a runtime call.
+  // What Hono's c.json and c.text pass: no class checks, nor the brand check (a miss in its shared
+  // inline cache, megamorphic with a shape per literal, is a runtime call).
   if (isPlainRecord(init)) {
     flattenRecord(init, out)
     return UNCHECKED
