@@ -96,12 +96,15 @@ it("calls forEach's callback with the global object as this when no thisArg (or 
   // A strict-mode callback sees its this as given. The platform's class comes from Node's own realm
   // (jest runs tests in another), so it is compared by kind: a global object, one that is its own globalThis.
   const thisOf = (headers: Headers, ...thisArg: unknown[]): unknown => {
-    let seen: unknown = 'not called'
-    headers.forEach(function (this: unknown) {
-      'use strict'
-      seen = this
-    }, ...(thisArg as []))
-    return seen
+    const seen: unknown[] = []
+    headers.forEach(
+      function (this: unknown) {
+        'use strict'
+        seen.push(this)
+      },
+      ...(thisArg as []),
+    )
+    return seen.length === 1 ? seen[0] : 'not called once'
   }
   for (const Kind of [LightHeaders, PlatformHeaders]) {
     for (const given of [[], [undefined]]) {
