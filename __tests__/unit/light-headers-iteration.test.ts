@@ -117,3 +117,43 @@ it("calls forEach's callback with the global object as this when no thisArg (or 
   }
   expect(thisOf(new LightHeaders({ a: '1' }))).toBe(globalThis)
 })
+
+it('reads a Headers init through its iterator, as the platform does: @@iterator is entries itself, an override of it is used', () => {
+  const readings = (Base: typeof Headers): unknown[] => {
+    class Over extends Base {
+      override *[Symbol.iterator](): HeadersIterator<[string, string]> {
+        yield ['over', 'ridden']
+      }
+    }
+    class Entries extends Base {
+      override entries(): HeadersIterator<[string, string]> {
+        return [['e', '1']][Symbol.iterator]() as unknown as HeadersIterator<[string, string]>
+      }
+    }
+    return [
+      Base.prototype[Symbol.iterator] === Base.prototype.entries,
+      [...new Base(new Over({ real: '1' }))],
+      [...new Entries({ a: '1' })],
+      [...new Base(new Entries({ a: '1' }))],
+      [...new Base(new Base({ a: '1' }))],
+    ]
+  }
+  expect(readings(LightHeaders)).toEqual(readings(PlatformHeaders))
+  expect(readings(LightHeaders)[1]).toEqual([['over', 'ridden']])
+})
+
+it('joins repeated Cookie lines with "; " as the platform does, any other name with ", "', () => {
+  const init: Array<[string, string]> = [
+    ['Cookie', 'a=1'],
+    ['cookie', 'b=2'],
+    ['x-a', '1'],
+    ['X-A', '2'],
+  ]
+  const Light = LightResponse as unknown as typeof Response
+  const seen = (headers: Headers) => [headers.get('cookie'), headers.get('x-a'), [...headers]]
+  expect(seen(new LightHeaders(init))).toEqual(seen(new PlatformHeaders(init)))
+  expect(seen(new Light('x', { headers: init }).headers)).toEqual(
+    seen(new OriginalResponse('x', { headers: init }).headers),
+  )
+  expect(new LightHeaders(init).get('cookie')).toBe('a=1; b=2')
+})

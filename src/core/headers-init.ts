@@ -53,3 +53,16 @@ export function pushPair(pair: unknown[], i: number, out: FlatHeaders): void {
 export function pairLength(found: number): TypeError {
   return new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${found}.`)
 }
+
+/** A Headers not of the bridge's kind, read by its iterator; one with only forEach() by getSetCookie() too. */
+export function flattenForeign(headers: Headers, out: FlatHeaders): void {
+  if (typeof headers[Symbol.iterator] === 'function') {
+    for (const [name, value] of headers) out.push(name, value)
+    return
+  }
+  const cookies = typeof headers.getSetCookie === 'function' ? headers.getSetCookie() : undefined
+  headers.forEach((value, name) => {
+    if (cookies === undefined || name.toLowerCase() !== 'set-cookie') out.push(name, value)
+  })
+  if (cookies !== undefined) for (const cookie of cookies) out.push('set-cookie', cookie)
+}

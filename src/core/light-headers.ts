@@ -1,10 +1,9 @@
 /**
- * The `headers` of a LightResponse: a Headers (`instanceof Headers`, same methods, same checks and
- * errors, same sorted iteration) kept in a Map, so the dozen `headers.set()` calls of everyday Hono
- * middleware (cors, secure-headers) and the serializer's read cost a Map's work, not the platform's
- * validated, sorted header list built for each response. Platform code that takes it (`new Response(…,
- * { headers })`, `new Headers(h)`, fetch) reads it through its iterator, as any HeadersInit. Also the one
- * reader of a HeadersInit and of any Headers into a flat list (`flattenInit`, `flattenHeaders`).
+ * The `headers` of a LightResponse: a Headers (`instanceof Headers`, same methods, checks, errors and
+ * sorted iteration) kept in a Map, so everyday Hono middleware's `headers.set()` calls and the
+ * serializer's read cost a Map's work, not the platform's validated sorted list per response. Platform
+ * code reads it through its iterator, as any HeadersInit. Also the one reader of a HeadersInit and of
+ * any Headers into a flat list (`flattenInit`, `flattenHeaders`).
  */
 
 import type { HeadersInit } from './fetch-types.js'
@@ -13,7 +12,16 @@ import { PlatformHeaders } from './platform.js'
 import { processShared } from './process-shared.js'
 import { matchEnumerability } from './delegate.js'
 import { ENTRIES, headersIterator, KEYS, VALUES } from './headers-iterator.js'
-import { flattenRecord, isIterable, isPlainRecord, notAnInit, pairLength, pairOf, pushPair } from './headers-init.js'
+import {
+  flattenForeign,
+  flattenRecord,
+  isIterable,
+  isPlainRecord,
+  notAnInit,
+  pairLength,
+  pairOf,
+  pushPair,
+} from './headers-init.js'
 import { checkEntries, entry, initString, knownName, name, plainValue, required, trimEdges } from './header-checks.js'
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 // What console.log shows: `Headers { name: value }`, as for the platform's.
@@ -76,7 +84,8 @@ class LightHeadersImpl {
       return
     }
     const existing = this.#map.get(lower)
-    this.#map.set(lower, existing === undefined ? text : `${existing}, ${text}`)
+    // The platform joins Cookie lines as a Cookie header joins them (RFC 6265 §5.4), any other name with ", ".
+    this.#map.set(lower, existing === undefined ? text : `${existing}${lower === 'cookie' ? '; ' : ', '}${text}`)
   }
 
   #addAll(flat: FlatHeaders): void {
@@ -163,10 +172,6 @@ class LightHeadersImpl {
     return headersIterator(() => this.#sorted(), VALUES)
   }
 
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries()
-  }
-
   get [Symbol.toStringTag](): string {
     return 'Headers'
   }
@@ -205,6 +210,9 @@ class LightHeadersImpl {
 // Headers (`Headers.prototype.get.call(fetchResponse.headers)` once this class is the global), each
 // method hands the call to the platform's.
 Object.setPrototypeOf(LightHeadersImpl.prototype, PlatformHeaders.prototype)
+// WebIDL: @@iterator is the entries function itself (a subclass's entries() changes neither for-of nor a copy).
+const entries = { value: LightHeadersImpl.prototype.entries, writable: true, configurable: true }
+Object.defineProperty(LightHeadersImpl.prototype, Symbol.iterator, entries)
 matchEnumerability(LightHeadersImpl, PlatformHeaders)
 Object.defineProperty(LightHeadersImpl, 'name', { value: 'Headers' })
 
@@ -217,25 +225,23 @@ const shared = processShared('light-headers@2', { LightHeadersImpl, flatInto, is
  * Response), so the `new Headers()` of Hono's context and middleware is one too.
  */
 export const LightHeaders = shared.LightHeadersImpl as unknown as typeof Headers
-const sharedFlatInto = shared.flatInto
-const sharedIsLight = shared.isLight
-const sharedFromChecked = shared.fromChecked
+const { flatInto: sharedFlatInto, isLight: sharedIsLight, fromChecked: sharedFromChecked } = shared
+const lightIterator = (LightHeaders.prototype as unknown as Record<symbol, unknown>)[Symbol.iterator]
+const platformIterator = (PlatformHeaders.prototype as unknown as Record<symbol, unknown>)[Symbol.iterator]
 
 // What flattenInit found: entries still to check, entries checked already, one of these Headers.
-const UNCHECKED = 0,
-  CHECKED = 1
+const UNCHECKED = 0
+const CHECKED = 1
 export const LIGHT = 2
 
+type Found = typeof UNCHECKED | typeof CHECKED | typeof LIGHT
+
 /**
- * Flatten a HeadersInit (plain object, pair sequence or Headers) without building a Headers object,
- * with the platform's checks: a pair of other than two items, or an init that is neither an object nor
- * a sequence, is a TypeError with the platform's message. One of these Headers is left for the caller
- * (LIGHT: nothing flattened), whose copy of it needs no list.
+ * Flatten a HeadersInit without building a Headers object, with the platform's TypeErrors (a pair of
+ * other than two items, an init neither an object nor a sequence). One of these Headers is left to
+ * the caller (LIGHT: nothing flattened), whose copy of it needs no list.
  */
-export function flattenInit(
-  init: HeadersInit | undefined,
-  out: FlatHeaders,
-): typeof UNCHECKED | typeof CHECKED | typeof LIGHT {
+export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): Found {
   if (init === undefined) return UNCHECKED
   // WebIDL: an init must be an object first (null too; a string is iterable, but not a sequence of pairs).
   if (init === null || (typeof init !== 'object' && typeof init !== 'function')) throw notAnInit()
@@ -245,8 +251,11 @@ export function flattenInit(
     flattenRecord(init, out)
     return UNCHECKED
   }
-  if (sharedIsLight(init)) return LIGHT
-  if (init instanceof PlatformHeaders) {
+  // A Headers is read by its iterator, as the platform reads any init: its own state is used only
+  // while that is its class's own.
+  const iterator = (init as unknown as Record<symbol, unknown>)[Symbol.iterator]
+  if (iterator === lightIterator && sharedIsLight(init)) return LIGHT
+  if (iterator === platformIterator && init instanceof PlatformHeaders && !sharedIsLight(init)) {
     // Checked already, but a combined value ("v, " from an empty line appended) is trimmed when copied.
     const start = out.length
     flattenHeaders(init, out)
@@ -264,7 +273,7 @@ export function flattenInit(
   } else if (isIterable(init)) {
     let i = 0
     for (const pair of init as unknown as Iterable<unknown>) pushPair(pairOf(pair, i), i++, out)
-  } else flattenRecord(init as Record<string, unknown>, out)
+  } else flattenRecord(init as unknown as Record<string, unknown>, out)
   return UNCHECKED
 }
 
@@ -289,14 +298,6 @@ export function headersFromChecked(flat: FlatHeaders): Headers {
  * implementation's Headers that only has forEach() gives its Set-Cookie lines through getSetCookie().
  */
 export function flattenHeaders(headers: Headers, out: FlatHeaders): void {
-  if (sharedIsLight(headers)) return sharedFlatInto(headers, out)
-  if (typeof headers[Symbol.iterator] === 'function') {
-    for (const [name, value] of headers) out.push(name, value)
-    return
-  }
-  const cookies = typeof headers.getSetCookie === 'function' ? headers.getSetCookie() : undefined
-  headers.forEach((value, name) => {
-    if (cookies === undefined || name.toLowerCase() !== 'set-cookie') out.push(name, value)
-  })
-  if (cookies !== undefined) for (const cookie of cookies) out.push('set-cookie', cookie)
+  if (sharedIsLight(headers)) sharedFlatInto(headers, out)
+  else flattenForeign(headers, out)
 }
