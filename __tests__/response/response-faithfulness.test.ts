@@ -141,6 +141,12 @@ describe('LightResponse behaves like the real Response', () => {
     expect(errorName(() => Real.redirect('http://x.test', 200))).toBe('RangeError')
     expect(errorName(() => Light.redirect('not a url'))).toBe('TypeError')
     expect(errorName(() => Real.redirect('not a url'))).toBe('TypeError')
+    // Its headers are immutable, as the platform's.
+    for (const change of ['set', 'append', 'delete'] as const) {
+      const attempt = (R: typeof Response) => () => R.redirect('http://x.test/').headers[change]('x-a', '1')
+      expect(errorName(attempt(Light))).toBe('TypeError')
+      expect(errorName(attempt(Real))).toBe('TypeError')
+    }
     // A relative URL: the platform's message, the URL parser's error as its cause.
     const failure = (fn: () => unknown) => {
       try {

@@ -10,7 +10,6 @@ import { defaultContentType, type FastBody } from './response-body.js'
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' })
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
-const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308])
 // reason-phrase = *( HTAB / SP / VCHAR / obs-text )
 const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/
 
@@ -58,18 +57,6 @@ export function jsonInit(data: unknown, init: ResponseInit | undefined): [string
       ...(init?.statusText !== undefined ? { statusText: init.statusText } : {}),
     },
   ]
-}
-
-/** `Response.redirect(url, status)`: the init, after the platform's checks. */
-export function redirectInit(url: string | URL, status: number): ResponseInit {
-  let location: string
-  try {
-    location = new URL(url).href
-  } catch (err) {
-    throw new TypeError(`Failed to parse URL from ${String(url)}`, { cause: err })
-  }
-  if (!REDIRECT_STATUS.has(status)) throw new RangeError(`Invalid status code ${status}`)
-  return { status, headers: { location } }
 }
 
 /**

@@ -21,7 +21,6 @@ import {
   initStatusText,
   jsonInit,
   readResponseInit,
-  redirectInit,
   withBodyType,
 } from './response-init.js'
 import { inspectLight } from './response-inspect.js'
@@ -163,7 +162,8 @@ class LightResponseImpl {
   }
 
   static redirect(url: string | URL, status = 302): Response {
-    return new LightResponseImpl(null, redirectInit(url, status)) as unknown as Response
+    // The platform's own: its headers are immutable (a TypeError on set), and redirects are rare.
+    return OriginalResponse.redirect(url, status)
   }
 
   static error(): Response {
