@@ -131,6 +131,12 @@ describe('LightResponse behaves like the real Response', () => {
     expect(errorName(() => Light.json(1n))).toBe('TypeError')
   })
 
+  it("has the platform's constructor lengths (every argument optional), for Headers too", () => {
+    expect(Light.length).toBe(Real.length)
+    const PlatformHeaders = Object.getPrototypeOf(LightHeaders.prototype).constructor as typeof Headers
+    expect(LightHeaders.length).toBe(PlatformHeaders.length)
+  })
+
   it('Response.redirect', async () => {
     for (const args of [['http://example.com/a b'], [new URL('https://x.test/p?q'), 307]] as const) {
       const light = (Light as any).redirect(...args) as Response

@@ -215,6 +215,7 @@ const entries = { value: LightHeadersImpl.prototype.entries, writable: true, con
 Object.defineProperty(LightHeadersImpl.prototype, Symbol.iterator, entries)
 matchEnumerability(LightHeadersImpl, PlatformHeaders)
 Object.defineProperty(LightHeadersImpl, 'name', { value: 'Headers' })
+Object.defineProperty(LightHeadersImpl, 'length', { value: 0 }) // the platform's: init is optional
 
 // One class per process across copies of the package (ESM and CJS): the global is one of them, and
 // a copy must know the other's instances as its own (isLight reads their private state).

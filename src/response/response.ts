@@ -272,6 +272,7 @@ class LightResponseImpl {
 // Members the platform may add later (e.g. `bytes()`) delegate to the real Response.
 delegateRemaining(LightResponseImpl, OriginalResponse, realOf)
 Object.defineProperty(LightResponseImpl, 'name', { value: 'LightResponse' })
+Object.defineProperty(LightResponseImpl, 'length', { value: 0 }) // the platform's: body and init are optional
 Object.setPrototypeOf(LightResponseImpl.prototype, OriginalResponse.prototype)
 Object.setPrototypeOf(LightResponseImpl, OriginalResponse)
 
