@@ -163,7 +163,7 @@ class LightResponseImpl {
 
   static redirect(url: string | URL, status = 302): Response {
     // The platform's own: its headers are immutable (a TypeError on set), and redirects are rare.
-    return OriginalResponse.redirect(url, status)
+    return OriginalResponse.redirect(url, status as Parameters<typeof OriginalResponse.redirect>[1])
   }
 
   static error(): Response {
