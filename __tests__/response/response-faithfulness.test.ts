@@ -137,6 +137,16 @@ describe('LightResponse behaves like the real Response', () => {
     expect(LightHeaders.length).toBe(PlatformHeaders.length)
   })
 
+  it('Response.redirect goes out as the platform would send it', async () => {
+    const app = express()
+    app.use(fetchBridge(() => Light.redirect('http://x.test/next', 307)))
+    const res = await request(app).get('/')
+    expect(res.status).toBe(307)
+    expect(res.headers.location).toBe('http://x.test/next')
+    expect(res.headers['content-length']).toBe('0')
+    expect(res.text).toBe('')
+  })
+
   it('Response.redirect', async () => {
     for (const args of [['http://example.com/a b'], [new URL('https://x.test/p?q'), 307]] as const) {
       const light = (Light as any).redirect(...args) as Response
@@ -147,7 +157,8 @@ describe('LightResponse behaves like the real Response', () => {
     expect(errorName(() => Real.redirect('http://x.test', 200))).toBe('RangeError')
     expect(errorName(() => Light.redirect('not a url'))).toBe('TypeError')
     expect(errorName(() => Real.redirect('not a url'))).toBe('TypeError')
-    // Its headers are immutable, as the platform's.
+    // One of the installed class, with the platform's immutable headers.
+    expect(Object.getPrototypeOf(Light.redirect('http://x.test/'))).toBe(Light.prototype)
     for (const change of ['set', 'append', 'delete'] as const) {
       const attempt = (R: typeof Response) => () => R.redirect('http://x.test/').headers[change]('x-a', '1')
       expect(errorName(attempt(Light))).toBe('TypeError')

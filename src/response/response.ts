@@ -162,8 +162,10 @@ class LightResponseImpl {
   }
 
   static redirect(url: string | URL, status = 302): Response {
-    // The platform's own: its headers are immutable (a TypeError on set), and redirects are rare.
-    return OriginalResponse.redirect(url, status as Parameters<typeof OriginalResponse.redirect>[1])
+    // One of these holding the platform's own (rare): its headers are immutable, a TypeError on set.
+    const response = new LightResponseImpl(null)
+    response.#real = OriginalResponse.redirect(url, status as Parameters<typeof OriginalResponse.redirect>[1])
+    return response as unknown as Response
   }
 
   static error(): Response {
