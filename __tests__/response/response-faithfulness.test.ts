@@ -135,6 +135,14 @@ describe('LightResponse behaves like the real Response', () => {
     expect(Light.length).toBe(Real.length)
     const PlatformHeaders = Object.getPrototypeOf(LightHeaders.prototype).constructor as typeof Headers
     expect(LightHeaders.length).toBe(PlatformHeaders.length)
+    expect(Light.json.length).toBe(Real.json.length)
+    expect(Light.redirect.length).toBe(Real.redirect.length)
+    // The installed Request and fetch too (their wrappers take rest parameters).
+    const { Request: PlatformRequest, fetch: platformFetch } = globalThis
+    fetchBridge(() => new Light('installs the globals'))
+    expect(globalThis.Request).not.toBe(PlatformRequest)
+    expect(globalThis.Request.length).toBe(PlatformRequest.length)
+    expect(globalThis.fetch.length).toBe(platformFetch.length)
   })
 
   it('Response.redirect goes out as the platform would send it', async () => {

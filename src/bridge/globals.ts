@@ -39,12 +39,13 @@ function bridgeRequestOver(Base: typeof Request): typeof Request {
     }
   }
   Object.defineProperty(BridgeRequest, 'name', { value: 'Request' })
+  Object.defineProperty(BridgeRequest, 'length', { value: Base.length }) // the platform's (rest parameters say 0)
   Object.defineProperty(BridgeRequest, GLOBAL_INSTALLED, { value: true })
   return BridgeRequest
 }
 
 function wrapFetch(platformFetch: typeof fetch): typeof fetch {
-  return Object.defineProperty(
+  const wrapped = Object.defineProperty(
     function fetch(...args: Parameters<typeof globalThis.fetch>): Promise<Response> {
       if (args.length > 0) args[0] = real(args[0]) as RequestInfo
       return platformFetch(...args)
@@ -52,6 +53,8 @@ function wrapFetch(platformFetch: typeof fetch): typeof fetch {
     GLOBAL_INSTALLED,
     { value: true },
   )
+  // The platform's length (rest parameters say 0).
+  return Object.defineProperty(wrapped, 'length', { value: platformFetch.length })
 }
 
 let installed = false

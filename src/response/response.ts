@@ -275,6 +275,7 @@ class LightResponseImpl {
 delegateRemaining(LightResponseImpl, OriginalResponse, realOf)
 Object.defineProperty(LightResponseImpl, 'name', { value: 'LightResponse' })
 Object.defineProperty(LightResponseImpl, 'length', { value: 0 }) // the platform's: body and init are optional
+Object.defineProperty(LightResponseImpl.json, 'length', { value: 1 }) // the platform's: init is optional
 Object.setPrototypeOf(LightResponseImpl.prototype, OriginalResponse.prototype)
 Object.setPrototypeOf(LightResponseImpl, OriginalResponse)
 
