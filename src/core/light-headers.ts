@@ -259,7 +259,7 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): Fo
   if (iterator === platformIterator && init instanceof PlatformHeaders && !sharedIsLight(init)) {
     // Checked already, but a combined value ("v, " from an empty line appended) is trimmed when copied.
     const start = out.length
-    flattenHeaders(init, out)
+    flattenForeign(init, out)
     for (let i = start + 1; i < out.length; i += 2) out[i] = trimEdges(out[i])
     return CHECKED
   }
