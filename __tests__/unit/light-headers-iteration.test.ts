@@ -157,3 +157,41 @@ it('joins repeated Cookie lines with "; " as the platform does, any other name w
   )
   expect(new LightHeaders(init).get('cookie')).toBe('a=1; b=2')
 })
+
+it("reads an init's iterator once and steps it as the platform does: no return() after a bad pair", () => {
+  const trace = (Kind: typeof Headers): unknown[] => {
+    const log: unknown[] = []
+    const sequence = (pairs: unknown[]) => ({
+      get [Symbol.iterator]() {
+        log.push('get @@iterator')
+        return function () {
+          let i = 0
+          return {
+            next: () => (i < pairs.length ? { done: false, value: pairs[i++] } : { done: true, value: undefined }),
+            return: () => {
+              log.push('return')
+              return {}
+            },
+          }
+        }
+      },
+    })
+    log.push([...new Kind(sequence([['a', '1'], ['b', '2']]) as unknown as HeadersInit)])
+    try {
+      new Kind(sequence([['a', '1'], ['b']]) as unknown as HeadersInit)
+    } catch (err) {
+      log.push((err as Error).constructor.name)
+    }
+    class Getter extends Kind {}
+    Object.defineProperty(Getter.prototype, Symbol.iterator, {
+      get() {
+        log.push('subclass get @@iterator')
+        return Kind.prototype.entries
+      },
+    })
+    log.push([...new Kind(new Getter({ g: '1' }))])
+    return log
+  }
+  expect(trace(LightHeaders)).toEqual(trace(PlatformHeaders))
+  expect(trace(LightHeaders).filter((x) => x === 'get @@iterator')).toHaveLength(2)
+})

@@ -12,18 +12,6 @@ export function notAnInit(): TypeError {
   )
 }
 
-/** WebIDL reads an init with an iterator as a sequence of pairs, any other object as a record. */
-export function isIterable(init: object): boolean {
-  return typeof (init as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function'
-}
-
-/** An object of no class (its prototype Object.prototype or null) and no iterator: read as a record. */
-export function isPlainRecord(init: unknown): init is Record<string, unknown> {
-  if (init === null || typeof init !== 'object') return false
-  const proto = Object.getPrototypeOf(init) as object | null
-  return (proto === Object.prototype || proto === null) && !isIterable(init)
-}
-
 /** A record's own enumerable entries, values converted to strings (a Symbol refused). */
 export function flattenRecord(init: Record<string, unknown>, out: FlatHeaders): void {
   for (const name in init) {
@@ -32,6 +20,22 @@ export function flattenRecord(init: Record<string, unknown>, out: FlatHeaders): 
       // The error's label is built only for a value that needs converting (Hono passes strings).
       out.push(name, typeof value === 'string' ? value : initString(value, `init["${name}"]`))
     }
+  }
+}
+
+/**
+ * A sequence of pairs stepped with the iterator read off it, as the platform's WebIDL steps one: next()
+ * read at each step, no return() when a pair is refused.
+ */
+export function flattenSequence(init: object, iterator: (this: object) => unknown, out: FlatHeaders): void {
+  const it = iterator.call(init) as { next?: unknown } | null
+  if (it === null || (typeof it !== 'object' && typeof it !== 'function') || typeof it.next !== 'function') {
+    throw new TypeError('Headers constructor: init is not iterable.')
+  }
+  for (let i = 0; ; i++) {
+    const { done, value } = (it as Iterator<unknown>).next()
+    if (done) return
+    pushPair(pairOf(value, i), i, out)
   }
 }
 

@@ -15,8 +15,7 @@ import { ENTRIES, headersIterator, KEYS, VALUES } from './headers-iterator.js'
 import {
   flattenForeign,
   flattenRecord,
-  isIterable,
-  isPlainRecord,
+  flattenSequence,
   notAnInit,
   pairLength,
   pairOf,
@@ -246,15 +245,18 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): Fo
   if (init === undefined) return UNCHECKED
   // WebIDL: an init must be an object first (null too; a string is iterable, but not a sequence of pairs).
   if (init === null || (typeof init !== 'object' && typeof init !== 'function')) throw notAnInit()
-  // What Hono's c.json and c.text pass: no class checks, nor the brand check (a miss in its shared
-  // inline cache, megamorphic with a shape per literal, is a runtime call).
-  if (isPlainRecord(init)) {
-    flattenRecord(init, out)
-    return UNCHECKED
-  }
-  // A Headers is read by its iterator, as the platform reads any init: its own state is used only
-  // while that is its class's own.
-  const iterator = (init as unknown as Record<symbol, unknown>)[Symbol.iterator]
+  // The iterator is read once, as the platform reads it. Records (Hono's c.json) read it at a site of their
+  // own, and never reach the brand check: sites shared with a shape per literal go megamorphic.
+  const proto = Object.getPrototypeOf(init) as object | null
+  let iterator: unknown
+  if (proto === Object.prototype || proto === null) {
+    iterator = (init as unknown as Record<symbol, unknown>)[Symbol.iterator]
+    if (typeof iterator !== 'function') {
+      flattenRecord(init as unknown as Record<string, unknown>, out)
+      return UNCHECKED
+    }
+  } else iterator = (init as unknown as Record<symbol, unknown>)[Symbol.iterator]
+  // A Headers is read by its iterator too: its own state is used only while that is its class's own.
   if (iterator === lightIterator && sharedIsLight(init)) return LIGHT
   if (iterator === platformIterator && init instanceof PlatformHeaders && !sharedIsLight(init)) {
     // Checked already, but a combined value ("v, " from an empty line appended) is trimmed when copied.
@@ -263,7 +265,7 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): Fo
     for (let i = start + 1; i < out.length; i += 2) out[i] = trimEdges(out[i])
     return CHECKED
   }
-  if (Array.isArray(init)) {
+  if (iterator === arrayValues && Array.isArray(init)) {
     for (let i = 0; i < init.length; i++) {
       const pair = init[i]
       if (Array.isArray(pair)) {
@@ -271,12 +273,11 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): Fo
         out.push(initString(pair[0], `init[${i}][0]`), initString(pair[1], `init[${i}][1]`))
       } else pushPair(pairOf(pair, i), i, out)
     }
-  } else if (isIterable(init)) {
-    let i = 0
-    for (const pair of init as unknown as Iterable<unknown>) pushPair(pairOf(pair, i), i++, out)
-  } else flattenRecord(init as unknown as Record<string, unknown>, out)
+  } else if (typeof iterator === 'function') flattenSequence(init, iterator as (this: object) => unknown, out)
+  else flattenRecord(init as unknown as Record<string, unknown>, out)
   return UNCHECKED
 }
+const arrayValues = Array.prototype[Symbol.iterator]
 
 /**
  * {@link flattenInit}, then a record's or pair list's names and values checked as the platform's
