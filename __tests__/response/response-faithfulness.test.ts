@@ -35,18 +35,40 @@ const bodies: Array<[string, () => BodyInit | null]> = [
   ['DataView', () => new DataView(new Uint8Array([1, 2, 3, 4]).buffer, 1, 2)],
   ['Blob', () => new Blob(['{"a":1}'], { type: 'application/json' })],
   ['URLSearchParams', () => new URLSearchParams('a=1&b=2')],
-  ['ReadableStream', () => new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('streamed')), c.close()) })],
-  ['FormData', () => { const f = new FormData(); f.append('k', 'v'); return f }],
+  [
+    'ReadableStream',
+    () => new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('streamed')), c.close()) }),
+  ],
+  [
+    'FormData',
+    () => {
+      const f = new FormData()
+      f.append('k', 'v')
+      return f
+    },
+  ],
   ['null', () => null],
 ]
 
 const inits: Array<ResponseInit | undefined> = [
   undefined,
   { status: 201, statusText: 'Made', headers: { 'X-A': '1' } },
-  { status: 404, headers: [['content-type', 'text/custom'], ['x-b', '2']] },
+  {
+    status: 404,
+    headers: [
+      ['content-type', 'text/custom'],
+      ['x-b', '2'],
+    ],
+  },
   { headers: new Headers({ 'set-cookie': 'a=1' }) },
   // The bridge's own Headers (the global one once installed) is copied as one, the body's type added.
-  { headers: new LightHeaders([['x-c', ' 3 '], ['set-cookie', 'a=1'], ['Set-Cookie', 'b=2']]) },
+  {
+    headers: new LightHeaders([
+      ['x-c', ' 3 '],
+      ['set-cookie', 'a=1'],
+      ['Set-Cookie', 'b=2'],
+    ]),
+  },
   { status: 202, headers: new LightHeaders({ 'content-type': 'text/own', vary: 'a' }) },
 ]
 
@@ -82,25 +104,28 @@ describe('LightResponse behaves like the real Response', () => {
     }
   }
 
-  it.each(['text', 'json', 'arrayBuffer', 'blob', 'bytes'] as const)('%s() gives what the real one gives', async (method) => {
-    const make = (C: Ctor) => new C('{"x":[1,2]}', { headers: { 'content-type': 'application/json' } })
-    const light = make(Light)
-    const real = make(Real)
-    const a: any = await (light as any)[method]()
-    const b: any = await (real as any)[method]()
-    if (a instanceof Blob) {
-      expect(a.type).toBe(b.type)
-      expect(await a.text()).toBe(await b.text())
-    } else if (a instanceof ArrayBuffer || a instanceof Uint8Array) {
-      expect(Buffer.from(a as ArrayBuffer).equals(Buffer.from(b))).toBe(true)
-      expect(Object.prototype.toString.call(a)).toBe(Object.prototype.toString.call(b))
-    } else {
-      expect(a).toEqual(b)
-    }
-    expect(light.bodyUsed).toBe(true)
-    expect(await rejectionName((light as any)[method]())).toBe('TypeError')
-    expect(await rejectionName((real as any)[method]())).toBe('TypeError')
-  })
+  it.each(['text', 'json', 'arrayBuffer', 'blob', 'bytes'] as const)(
+    '%s() gives what the real one gives',
+    async (method) => {
+      const make = (C: Ctor) => new C('{"x":[1,2]}', { headers: { 'content-type': 'application/json' } })
+      const light = make(Light)
+      const real = make(Real)
+      const a: any = await (light as any)[method]()
+      const b: any = await (real as any)[method]()
+      if (a instanceof Blob) {
+        expect(a.type).toBe(b.type)
+        expect(await a.text()).toBe(await b.text())
+      } else if (a instanceof ArrayBuffer || a instanceof Uint8Array) {
+        expect(Buffer.from(a as ArrayBuffer).equals(Buffer.from(b))).toBe(true)
+        expect(Object.prototype.toString.call(a)).toBe(Object.prototype.toString.call(b))
+      } else {
+        expect(a).toEqual(b)
+      }
+      expect(light.bodyUsed).toBe(true)
+      expect(await rejectionName((light as any)[method]())).toBe('TypeError')
+      expect(await rejectionName((real as any)[method]())).toBe('TypeError')
+    },
+  )
 
   it('formData() parses url-encoded and multipart bodies', async () => {
     const params = await new Light(new URLSearchParams('a=1&a=2')).formData()
@@ -120,7 +145,11 @@ describe('LightResponse behaves like the real Response', () => {
   })
 
   it('Response.json', async () => {
-    for (const args of [[{ a: 1 }], [[1, 'x'], { status: 202, headers: { 'x-j': '1' } }], ['s', { headers: { 'content-type': 'application/vnd+json' } }]] as const) {
+    for (const args of [
+      [{ a: 1 }],
+      [[1, 'x'], { status: 202, headers: { 'x-j': '1' } }],
+      ['s', { headers: { 'content-type': 'application/vnd+json' } }],
+    ] as const) {
       const light = (Light as any).json(...args) as Response
       const real = (Real as any).json(...args) as Response
       expect(light instanceof Response).toBe(true)
@@ -187,7 +216,12 @@ describe('LightResponse behaves like the real Response', () => {
     const light = Light.error()
     const real = Real.error()
     expect(light instanceof Response).toBe(true)
-    expect([light.type, light.status, light.ok, light.statusText]).toEqual([real.type, real.status, real.ok, real.statusText])
+    expect([light.type, light.status, light.ok, light.statusText]).toEqual([
+      real.type,
+      real.status,
+      real.ok,
+      real.statusText,
+    ])
   })
 
   it('constructor errors match', () => {
@@ -247,7 +281,7 @@ describe('LightResponse behaves like the real Response', () => {
     expect(Real.error() instanceof Response).toBe(true)
     expect(Real.json({}) instanceof Response).toBe(true)
     expect(new Response('x') instanceof Real).toBe(true)
-    expect(({}) instanceof Response).toBe(false)
+    expect({} instanceof Response).toBe(false)
     expect((null as any) instanceof Response).toBe(false)
     expect(Object.create(Real.prototype) instanceof Response).toBe(true)
     // A subclass of the global still works.
@@ -266,9 +300,16 @@ describe('reading status and headers keeps the fast path', () => {
   it('status, ok, statusText and headers do not materialise a real Response', () => {
     const res = new Light('x', { status: 201, headers: { a: 'b' } })
     expect(lightState(res)).toBeDefined()
-    expect([res.status, res.ok, res.statusText, res.headers.get('a'), res.type, res.url, res.redirected, res.bodyUsed]).toEqual([
-      201, true, '', 'b', 'default', '', false, false,
-    ])
+    expect([
+      res.status,
+      res.ok,
+      res.statusText,
+      res.headers.get('a'),
+      res.type,
+      res.url,
+      res.redirected,
+      res.bodyUsed,
+    ]).toEqual([201, true, '', 'b', 'default', '', false, false])
     res.headers.set('c', 'd')
     expect(lightState(res)).toBeDefined()
     // The body stream and clone() keep the fixed body too, until someone reads the stream.
@@ -320,5 +361,61 @@ describe('reading status and headers keeps the fast path', () => {
     expect(res.status).toBe(202)
     expect(res.headers['set-cookie']).toEqual(['late=1', 'later=2'])
     expect(res.headers['content-type']).toBe('text/plain;charset=UTF-8')
+  })
+})
+
+describe('reading the init, as the platform reads the dictionary', () => {
+  // Each member read once and converted (headers first on Node 24, status first on Node 20 and 22),
+  // then status and statusText checked, then the headers filled.
+  const outcome = (Kind: typeof Response, make: (log: string[]) => unknown): string[] => {
+    const log: string[] = []
+    try {
+      const r = new Kind('x', make(log) as ResponseInit)
+      log.push(`${r.status} ${r.statusText} ${JSON.stringify([...r.headers])}`)
+    } catch (err) {
+      log.push(`${(err as Error).constructor.name}: ${(err as Error).message.replace('contructor', 'constructor')}`)
+    }
+    return log
+  }
+  const getters = (log: string[], values: Record<string, unknown>) => {
+    const init = {}
+    for (const key of Object.keys(values))
+      Object.defineProperty(init, key, {
+        enumerable: true,
+        get: () => {
+          log.push(key)
+          return values[key]
+        },
+      })
+    return init
+  }
+  const cases: Array<(log: string[]) => unknown> = [
+    (log) => getters(log, { status: 201, statusText: 'Made', headers: { a: '1' } }),
+    (log) => getters(log, { status: 99, headers: 'not an init' }),
+    (log) => getters(log, { status: 99, headers: [['a']] }),
+    (log) => getters(log, { statusText: '\n', headers: [['a']] }),
+    (log) => getters(log, { status: 200, headers: [['a'], ['bad name', 'v']] }),
+    (log) => getters(log, { statusText: 'a\u0100' }),
+    (log) => getters(log, { headers: new LightHeaders({ b: '2' }) }),
+    (log) => Object.assign(() => {}, getters(log, { status: 202, headers: { f: '1' } })),
+  ]
+  it('gives the platform its results, errors and reads', () => {
+    // Node 20 and 22 read status and statusText before headers; Node 24 reads them in WebIDL's order,
+    // as the bridge does everywhere: where the platform does too, every read and effect matches.
+    const webidlOrder = outcome(Real, cases[0])[0] === 'headers'
+    for (const make of cases) {
+      const light = outcome(Light, make)
+      const real = outcome(Real, make)
+      expect(light[light.length - 1]).toEqual(real[real.length - 1])
+      if (webidlOrder) expect(light).toEqual(real)
+    }
+    expect(outcome(Light, cases[0])).toEqual([
+      'headers',
+      'status',
+      'statusText',
+      '201 Made [["a","1"],["content-type","text/plain;charset=UTF-8"]]',
+    ])
+    expect(outcome(Light, cases[1]).pop()).toMatch(/^TypeError: /)
+    expect(outcome(Light, cases[7]).pop()).toBe('202  [["content-type","text/plain;charset=UTF-8"],["f","1"]]')
   })
 })

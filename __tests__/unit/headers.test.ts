@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { indexOfHeader, removeHeader, sameName, type FlatHeaders } from '../../src/core/headers'
 import { flattenHeaders, flattenInit, LIGHT } from '../../src/core/light-headers'
+import { checkEntries } from '../../src/core/header-checks'
 import type { HeadersInit } from '../../src/core/fetch-types'
 
 // Oracle: the platform Headers class. A flat list is what the serializer writes; written to the
@@ -28,7 +29,11 @@ function asHeaders(flat: FlatHeaders): Headers {
 function flat(init: HeadersInit | undefined): FlatHeaders {
   const out: FlatHeaders = []
   // One of the bridge's Headers is left to the caller, who copies it from its own state.
-  if (flattenInit(init, out) === LIGHT) flattenHeaders(init as Headers, out)
+  const found = flattenInit(init, out)
+  if (found === LIGHT) flattenHeaders(init as Headers, out)
+  // The checks the platform makes when it fills the headers (a pair's length among them), on a copy:
+  // the list itself keeps the names as written.
+  else checkEntries(out.slice())
   return out
 }
 

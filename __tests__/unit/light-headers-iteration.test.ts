@@ -195,3 +195,58 @@ it("reads an init's iterator once and steps it as the platform does: no return()
   expect(trace(LightHeaders)).toEqual(trace(PlatformHeaders))
   expect(trace(LightHeaders).filter((x) => x === 'get @@iterator')).toHaveLength(2)
 })
+
+it('converts a whole sequence before refusing a pair, as the platform does: order of effects and errors', () => {
+  const outcome = (Kind: typeof Headers, make: (log: string[]) => unknown): unknown[] => {
+    const log: string[] = []
+    try {
+      log.push(JSON.stringify([...new Kind(make(log) as HeadersInit)]))
+    } catch (err) {
+      // Node 20's undici misspells "constructor"; the rest of its messages is as Node 24's.
+      log.push(`${(err as Error).constructor.name}: ${(err as Error).message.replace('contructor', 'constructor')}`)
+    }
+    return log
+  }
+  const told = (log: string[], name: string, text: string) => ({
+    toString: () => {
+      log.push(name)
+      return text
+    },
+  })
+  const cases: Array<(log: string[]) => unknown> = [
+    // A refused pair: the generator still runs to its end (and its finally), then the length error.
+    (log) =>
+      (function* () {
+        try {
+          log.push('g0')
+          yield ['a']
+          log.push('g1')
+          yield ['b', 'c']
+        } finally {
+          log.push('finally')
+        }
+      })(),
+    // The first error met when filling: an invalid name before a later short pair, and the reverse.
+    () => [['bad name', '1'], ['a']],
+    () => [['a'], ['bad name', '1']],
+    // A pair's own iterator is the one read; a function with one is a pair too.
+    () => [Object.assign(['a', '1'], { *[Symbol.iterator]() { yield 'x'; yield 'y' } })],
+    () => [Object.assign(() => {}, { *[Symbol.iterator]() { yield 'f'; yield '1' } })],
+    () => [Object.assign(['a', '1'], { *[Symbol.iterator]() { yield 'x'; yield 'y'; yield 'z' } })],
+    // The items of a short pair are converted too; a later item's toString runs after earlier checks.
+    (log) => [[told(log, 'n', 'a'), told(log, 'v', 'b'), told(log, 'w', 'c')]],
+    (log) => [['a\u0100', 'v'], ['b', told(log, 'later', 'x')]],
+    (log) => ({ 'k\u0100': told(log, 'value', 'x') }),
+    (log) => ({ a: 'x\u0100', b: told(log, 'value', 'x') }),
+    () => [['a', '1'], 'ab'],
+    () => [['a', '1'], Symbol('s')],
+  ]
+  for (const make of cases) expect(outcome(LightHeaders, make)).toEqual(outcome(PlatformHeaders, make))
+  expect(outcome(LightHeaders, cases[0])).toEqual([
+    'g0',
+    'g1',
+    'finally',
+    'TypeError: Headers constructor: expected name/value pair to be length 2, found 1.',
+  ])
+  expect(outcome(LightHeaders, cases[3])).toEqual([JSON.stringify([['x', 'y']])])
+})

@@ -27,7 +27,7 @@ export interface KnownName {
 const knownNames = new Map<string, KnownName>()
 
 /** WebIDL ByteString conversion: ToString (a Symbol throws), then no character past 0xFF. */
-function byteString(value: unknown): string {
+export function byteString(value: unknown): string {
   if (typeof value !== 'string') {
     if (typeof value === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string')
     value = String(value)
@@ -95,6 +95,16 @@ export function plainValue(method: string, value: unknown, known: KnownName): st
 }
 
 /**
+ * Stands, with the item count, for a pair of other than two items in a flattened init: the platform
+ * converts the whole sequence first and refuses such a pair only when it fills the headers.
+ */
+export const BAD_PAIR = Symbol('express-fetch-bridge/bad-pair') as unknown as string
+
+export function pairLength(found: number): TypeError {
+  return new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${found}.`)
+}
+
+/**
  * A flattened init's names and values, checked in place as the platform's Headers constructor checks
  * them (its TypeErrors, its order): names to lower case, values with their edge whitespace cut. A
  * name's remembered value passes by comparison, so a constant Content-Type costs one lookup.
@@ -109,11 +119,14 @@ export function checkEntries(flat: FlatHeaders): void {
   }
   // WebIDL converts the whole init to ByteStrings before the first name or value is checked.
   for (let i = start; i < flat.length; i += 2) {
+    if (flat[i] === BAD_PAIR) continue
     const known = knownName(flat[i])
     if (known === undefined) byteString(flat[i])
     if (known === undefined || flat[i + 1] !== known.value) byteString(flat[i + 1])
   }
   for (let i = start; i < flat.length; i += 2) {
+    // A pair of other than two items is refused where the platform's fill() meets it, in order.
+    if (flat[i] === BAD_PAIR) throw pairLength(Number(flat[i + 1]))
     const known = knownName(flat[i])
     if (known === undefined) {
       const [lower, text] = entry('append', flat[i], flat[i + 1])

@@ -4,7 +4,7 @@
  */
 
 import type { FlatHeaders } from './headers.js'
-import { initString } from './header-checks.js'
+import { BAD_PAIR, byteString, initString } from './header-checks.js'
 
 export function notAnInit(): TypeError {
   return new TypeError(
@@ -14,20 +14,30 @@ export function notAnInit(): TypeError {
 
 /** A record's own enumerable entries, values converted to strings (a Symbol refused). */
 export function flattenRecord(init: Record<string, unknown>, out: FlatHeaders): void {
+  const start = out.length
   for (const name in init) {
     if (Object.prototype.hasOwnProperty.call(init, name)) {
       const value = init[name]
-      // The error's label is built only for a value that needs converting (Hono passes strings).
-      out.push(name, typeof value === 'string' ? value : initString(value, `init["${name}"]`))
+      if (typeof value === 'string') out.push(name, value)
+      else {
+        // Converting a value can be seen (toString): the platform has converted every key and value
+        // before it to a ByteString by then, and this key too.
+        convertedBefore(out, start)
+        out.push(byteString(name), byteString(initString(value, `init["${name}"]`)))
+      }
     }
   }
 }
 
+const arrayValues = Array.prototype[Symbol.iterator]
+
 /**
  * A sequence of pairs stepped with the iterator read off it, as the platform's WebIDL steps one: next()
- * read at each step, no return() when a pair is refused.
+ * read at each step, each item converted as it comes, no return() when a pair is refused (that happens
+ * when the headers are filled, after the whole sequence: see BAD_PAIR).
  */
 export function flattenSequence(init: object, iterator: (this: object) => unknown, out: FlatHeaders): void {
+  if (iterator === arrayValues && Array.isArray(init)) return flattenPairList(init, out)
   const it = iterator.call(init) as { next?: unknown } | null
   if (it === null || (typeof it !== 'object' && typeof it !== 'function') || typeof it.next !== 'function') {
     throw new TypeError('Headers constructor: init is not iterable.')
@@ -35,27 +45,67 @@ export function flattenSequence(init: object, iterator: (this: object) => unknow
   for (let i = 0; ; i++) {
     const { done, value } = (it as Iterator<unknown>).next()
     if (done) return
-    pushPair(pairOf(value, i), i, out)
+    pushPair(value, i, out)
   }
 }
 
-/** One item of a pair sequence, as a list: an item that is not iterable is the platform's TypeError. */
-export function pairOf(pair: unknown, i: number): unknown[] {
-  if (pair === null || typeof pair !== 'object' || typeof (pair as Iterable<unknown>)[Symbol.iterator] !== 'function') {
-    throw new TypeError(
-      `Headers constructor: init[${i}] (${typeof pair === 'symbol' ? 'Symbol' : String(pair)}) is not iterable.`,
-    )
+/**
+ * An array of pairs (its own iterator the platform's). Pairs of two strings, as apps write them, are
+ * read by index; their ByteString check comes with checkEntries, unless something that can be seen
+ * (a toString, an iterator) runs first: see convertedBefore.
+ */
+function flattenPairList(init: unknown[], out: FlatHeaders): void {
+  const start = out.length
+  for (let i = 0; i < init.length; i++) {
+    const pair = init[i]
+    if (Array.isArray(pair) && pair.length === 2 && pair[Symbol.iterator] === arrayValues) {
+      const name: unknown = pair[0]
+      const value: unknown = pair[1]
+      if (typeof name === 'string' && typeof value === 'string') out.push(name, value)
+      else {
+        convertedBefore(out, start)
+        out.push(byteString(initString(name, `init[${i}][0]`)), byteString(initString(value, `init[${i}][1]`)))
+      }
+    } else {
+      convertedBefore(out, start)
+      pushPair(pair, i, out)
+    }
   }
-  return [...(pair as Iterable<unknown>)]
 }
 
-export function pushPair(pair: unknown[], i: number, out: FlatHeaders): void {
-  if (pair.length !== 2) throw pairLength(pair.length)
-  out.push(initString(pair[0], `init[${i}][0]`), initString(pair[1], `init[${i}][1]`))
+/** What the platform has converted to ByteStrings by the time user code runs. */
+function convertedBefore(out: FlatHeaders, start: number): void {
+  for (let i = start; i < out.length; i++) if (out[i] !== BAD_PAIR) byteString(out[i])
 }
 
-export function pairLength(found: number): TypeError {
-  return new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${found}.`)
+/** One item of a pair sequence, its items converted to ByteStrings, as a pair or BAD_PAIR and its count. */
+function pushPair(pair: unknown, i: number, out: FlatHeaders): void {
+  if (pair === null || (typeof pair !== 'object' && typeof pair !== 'function')) {
+    const shown = typeof pair === 'string' ? `"${pair}"` : typeof pair === 'symbol' ? pair.toString() : String(pair)
+    throw new TypeError(`Headers constructor: init[${i}] (${shown}) is not iterable.`)
+  }
+  const iterator = (pair as Record<symbol, unknown>)[Symbol.iterator]
+  const it = typeof iterator === 'function' ? (iterator.call(pair) as { next?: unknown } | null) : undefined
+  if (
+    it === undefined ||
+    it === null ||
+    (typeof it !== 'object' && typeof it !== 'function') ||
+    typeof it.next !== 'function'
+  ) {
+    throw new TypeError(`Headers constructor: init[${i}] is not iterable.`)
+  }
+  const start = out.length
+  let count = 0
+  for (;;) {
+    const { done, value } = (it as Iterator<unknown>).next()
+    if (done) break
+    const item = byteString(initString(value, `init[${i}][${count}]`))
+    if (count++ < 2) out.push(item)
+  }
+  if (count !== 2) {
+    out.length = start
+    out.push(BAD_PAIR, String(count))
+  }
 }
 
 /** A Headers not of the bridge's kind, read by its iterator; one with only forEach() by getSetCookie() too. */

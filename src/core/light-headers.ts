@@ -12,16 +12,8 @@ import { PlatformHeaders } from './platform.js'
 import { processShared } from './process-shared.js'
 import { matchEnumerability } from './delegate.js'
 import { ENTRIES, headersIterator, KEYS, VALUES } from './headers-iterator.js'
-import {
-  flattenForeign,
-  flattenRecord,
-  flattenSequence,
-  notAnInit,
-  pairLength,
-  pairOf,
-  pushPair,
-} from './headers-init.js'
-import { checkEntries, entry, initString, knownName, name, plainValue, required, trimEdges } from './header-checks.js'
+import { flattenForeign, flattenRecord, flattenSequence, notAnInit } from './headers-init.js'
+import { checkEntries, entry, knownName, name, plainValue, required, trimEdges } from './header-checks.js'
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
 // What console.log shows: `Headers { name: value }`, as for the platform's.
 const InspectedHeaders = { Headers: class {} }.Headers
@@ -39,6 +31,7 @@ const NO_COOKIES: string[] = []
 let flatInto!: (headers: LightHeadersImpl, out: FlatHeaders) => void
 let isLight!: (value: unknown) => value is LightHeadersImpl
 let fromChecked!: (flat: FlatHeaders) => LightHeadersImpl
+let copyOf!: (from: LightHeadersImpl) => LightHeadersImpl
 
 class LightHeadersImpl {
   /** Lower-case name → combined value, for every name but set-cookie. */
@@ -52,16 +45,16 @@ class LightHeadersImpl {
     if (init === undefined) return
     const flat: FlatHeaders = []
     // A copy of one of these (Hono's context copies a response's headers): its entries are checked already.
-    if (!flattenChecked(init, flat)) {
-      const from = init as unknown as LightHeadersImpl
-      // Entry by entry: half the cost of `new Map(map)` for a few headers. Read back as a value, a
-      // combined one ending in an empty line ("v, ") loses its edge whitespace.
-      const map = this.#map
-      for (const [n, v] of from.#map) map.set(n, trimEdges(v))
-      if (from.#cookies.length > 0) this.#cookies = from.#cookies.slice()
-      return
-    }
-    this.#addAll(flat)
+    if (flattenChecked(init, flat)) this.#addAll(flat)
+    else this.#copyFrom(init as unknown as LightHeadersImpl)
+  }
+
+  #copyFrom(from: LightHeadersImpl): void {
+    // Entry by entry: half the cost of `new Map(map)` for a few headers. Read back as a value, a
+    // combined one ending in an empty line ("v, ") loses its edge whitespace.
+    const map = this.#map
+    for (const [n, v] of from.#map) map.set(n, trimEdges(v))
+    if (from.#cookies.length > 0) this.#cookies = from.#cookies.slice()
   }
 
   append(key: string, value: string): void {
@@ -202,6 +195,11 @@ class LightHeadersImpl {
       headers.#addAll(flat)
       return headers
     }
+    copyOf = (from) => {
+      const headers = new LightHeadersImpl()
+      headers.#copyFrom(from)
+      return headers
+    }
   }
 }
 
@@ -218,19 +216,24 @@ Object.defineProperty(LightHeadersImpl, 'length', { value: 0 }) // the platform'
 
 // One class per process across copies of the package (ESM and CJS): the global is one of them, and
 // a copy must know the other's instances as its own (isLight reads their private state).
-const shared = processShared('light-headers@2', { LightHeadersImpl, flatInto, isLight, fromChecked })
+const shared = processShared('light-headers@3', { LightHeadersImpl, flatInto, isLight, fromChecked, copyOf })
 
 /**
  * A Headers object of the cheap kind; the bridge installs it as `globalThis.Headers` (with the global
  * Response), so the `new Headers()` of Hono's context and middleware is one too.
  */
 export const LightHeaders = shared.LightHeadersImpl as unknown as typeof Headers
-const { flatInto: sharedFlatInto, isLight: sharedIsLight, fromChecked: sharedFromChecked } = shared
+const {
+  flatInto: sharedFlatInto,
+  isLight: sharedIsLight,
+  fromChecked: sharedFromChecked,
+  copyOf: sharedCopyOf,
+} = shared
 const lightIterator = (LightHeaders.prototype as unknown as Record<symbol, unknown>)[Symbol.iterator]
 const platformIterator = (PlatformHeaders.prototype as unknown as Record<symbol, unknown>)[Symbol.iterator]
 
 // What flattenInit found: entries still to check, entries checked already, one of these Headers.
-const UNCHECKED = 0
+export const UNCHECKED = 0
 const CHECKED = 1
 export const LIGHT = 2
 
@@ -265,19 +268,10 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): Fo
     for (let i = start + 1; i < out.length; i += 2) out[i] = trimEdges(out[i])
     return CHECKED
   }
-  if (iterator === arrayValues && Array.isArray(init)) {
-    for (let i = 0; i < init.length; i++) {
-      const pair = init[i]
-      if (Array.isArray(pair)) {
-        if (pair.length !== 2) throw pairLength(pair.length)
-        out.push(initString(pair[0], `init[${i}][0]`), initString(pair[1], `init[${i}][1]`))
-      } else pushPair(pairOf(pair, i), i, out)
-    }
-  } else if (typeof iterator === 'function') flattenSequence(init, iterator as (this: object) => unknown, out)
+  if (typeof iterator === 'function') flattenSequence(init, iterator as (this: object) => unknown, out)
   else flattenRecord(init as unknown as Record<string, unknown>, out)
   return UNCHECKED
 }
-const arrayValues = Array.prototype[Symbol.iterator]
 
 /**
  * {@link flattenInit}, then a record's or pair list's names and values checked as the platform's
@@ -288,6 +282,11 @@ export function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders):
   const found = flattenInit(init, out)
   if (found === UNCHECKED) checkEntries(out)
   return found !== LIGHT
+}
+
+/** A copy of one of these Headers (what {@link flattenInit} leaves to the caller as LIGHT). */
+export function headersCopiedFrom(light: Headers): Headers {
+  return sharedCopyOf(light as unknown as LightHeadersImpl) as unknown as Headers
 }
 
 /** A Headers of this kind holding a flat list's entries, checked already (from {@link flattenChecked}). */

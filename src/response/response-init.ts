@@ -5,7 +5,15 @@
 
 import type { HeadersInit } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
-import { flattenChecked, headersFromChecked, LightHeaders } from '../core/light-headers.js'
+import { byteString, checkEntries } from '../core/header-checks.js'
+import {
+  flattenInit,
+  headersCopiedFrom,
+  headersFromChecked,
+  LIGHT,
+  LightHeaders,
+  UNCHECKED,
+} from '../core/light-headers.js'
 import { defaultContentType, type FastBody } from './response-body.js'
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' })
@@ -18,21 +26,6 @@ function toStatus(value: unknown): number {
   if (typeof value === 'number' && (value | 0) === value && value >= 0 && value < 65536) return value
   const n = Math.trunc(Number(value))
   return Number.isFinite(n) ? ((n % 65536) + 65536) % 65536 : 0
-}
-
-/** `init.status` converted and range-checked (200 to 599). */
-export function initStatus(value: unknown): number {
-  const status = toStatus(value)
-  if (status < 200 || status > 599)
-    throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`)
-  return status
-}
-
-/** `init.statusText` converted and checked against the reason-phrase grammar. */
-export function initStatusText(value: unknown): string {
-  const text = String(value)
-  if (!REASON_PHRASE.test(text)) throw new TypeError('Invalid statusText')
-  return text
 }
 
 /** A body with a null-body status (204, 304…) is a TypeError. */
@@ -59,14 +52,42 @@ export function jsonInit(data: unknown, init: ResponseInit | undefined): [string
   ]
 }
 
+/** What {@link readInit} read off a Response's init: one object, reused (the constructor reads it at once). */
+export interface InitRead {
+  status: number | undefined
+  statusText: string | undefined
+  /** The init's headers as a checked flat list, or (one of these Headers given) `copied`. */
+  flat: FlatHeaders | undefined
+  copied: Headers | undefined
+}
+const read: InitRead = { status: undefined, statusText: undefined, flat: undefined, copied: undefined }
+
 /**
- * A Response init's `headers`, read as its constructor reads them: one of these Headers is copied as
- * one (its entries are checked already, and a later read of `response.headers` needs no rebuilding);
- * anything else becomes a checked flat list.
+ * A Response's init read as the platform reads the dictionary: each member read once and converted,
+ * in WebIDL's order (headers, status, statusText; Node 24's), then status and statusText checked, then
+ * the headers filled (a pair's length, names, values).
  */
-export function readResponseInit(init: HeadersInit): Headers | FlatHeaders {
-  const flat: FlatHeaders = []
-  return flattenChecked(init, flat) ? flat : new LightHeaders(init)
+export function readInit(init: ResponseInit): InitRead {
+  const headers = init.headers
+  let flat: FlatHeaders | undefined
+  let found = UNCHECKED
+  if (headers !== undefined) found = flattenInit(headers, (flat = []))
+  const rawStatus = init.status
+  const status = rawStatus === undefined ? undefined : toStatus(rawStatus)
+  const rawText = init.statusText
+  const statusText = rawText === undefined ? undefined : byteString(rawText)
+  if (status !== undefined && (status < 200 || status > 599))
+    throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`)
+  if (statusText !== undefined && !REASON_PHRASE.test(statusText)) throw new TypeError('Invalid statusText')
+  read.status = status
+  read.statusText = statusText
+  read.flat = read.copied = undefined
+  if (found === LIGHT) read.copied = headersCopiedFrom(headers as Headers)
+  else if (flat !== undefined) {
+    if (found === UNCHECKED) checkEntries(flat)
+    read.flat = flat
+  }
+  return read
 }
 
 /** The Headers a real Response would have: the init's, plus the Content-Type its body implies. */

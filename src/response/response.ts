@@ -14,15 +14,7 @@ import type { BodyInit, ResponseType } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
 import { LightHeaders } from '../core/light-headers.js'
 import { fixedBodyStream, FixedSource, isFastBody, lengthOf, sourceOf, type FastBody } from './response-body.js'
-import {
-  assertBodyAllowed,
-  headersOf,
-  initStatus,
-  initStatusText,
-  jsonInit,
-  readResponseInit,
-  withBodyType,
-} from './response-init.js'
+import { assertBodyAllowed, headersOf, jsonInit, readInit, withBodyType } from './response-init.js'
 import { inspectLight } from './response-inspect.js'
 
 export { defaultContentType, type FastBody } from './response-body.js'
@@ -88,18 +80,16 @@ class LightResponseImpl {
     // later (Hono's context does, for each response it replaces) needs no rebuilding from a list.
     let copied: Headers | undefined
     if (init != null) {
-      if (typeof init !== 'object') throw new TypeError("Failed to construct 'Response': init must be an object")
-      if (init.status !== undefined) this.#status = initStatus(init.status)
-      if (init.statusText !== undefined) this.#statusText = initStatusText(init.statusText)
-      const headers = init.headers
+      if (typeof init !== 'object' && typeof init !== 'function')
+        throw new TypeError("Failed to construct 'Response': init must be an object")
       // Copied and checked now, as the platform does: changing the init object afterwards changes
       // nothing, and a bad value is the app's TypeError (its onError sees it), not Node's refusal
       // when the answer is written.
-      if (headers !== undefined) {
-        const read = readResponseInit(headers)
-        if (Array.isArray(read)) this.#flat = read
-        else copied = read
-      }
+      const read = readInit(init)
+      if (read.status !== undefined) this.#status = read.status
+      if (read.statusText !== undefined) this.#statusText = read.statusText
+      this.#flat = read.flat
+      copied = read.copied
       if (body === null || body === undefined) {
         // `new Response(null, res)` (Hono's HEAD handling): remember the GET body's length, and its
         // stream so the serializer can cancel it. `instanceof` would also accept a platform Response.
