@@ -250,3 +250,23 @@ it('converts a whole sequence before refusing a pair, as the platform does: orde
   ])
   expect(outcome(LightHeaders, cases[3])).toEqual([JSON.stringify([['x', 'y']])])
 })
+
+it("reads a platform Headers subclass's iterator getter once when copying it, as the platform does", () => {
+  const reads = (Kind: typeof Headers): number => {
+    let count = 0
+    class Counted extends PlatformHeaders {}
+    Object.defineProperty(Counted.prototype, Symbol.iterator, {
+      get() {
+        count++
+        return PlatformHeaders.prototype.entries
+      },
+    })
+    const copy = new Kind(new Counted({ a: '1', b: ' 2 ' }))
+    expect([...copy]).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+    ])
+    return count
+  }
+  expect(reads(LightHeaders)).toBe(reads(PlatformHeaders))
+})

@@ -263,9 +263,9 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): Fo
   if (iterator === lightIterator && sharedIsLight(init)) return LIGHT
   if (iterator === platformIterator && init instanceof PlatformHeaders && !sharedIsLight(init)) {
     // Checked already, but a combined value ("v, " from an empty line appended) is trimmed when copied.
-    const start = out.length
-    flattenForeign(init, out)
-    for (let i = start + 1; i < out.length; i += 2) out[i] = trimEdges(out[i])
+    // Stepped with the iterator read above: a getter for it runs once, as on the platform.
+    const it = (platformIterator as (this: Headers) => Iterator<[string, string]>).call(init)
+    for (let step = it.next(); step.done !== true; step = it.next()) out.push(step.value[0], trimEdges(step.value[1]))
     return CHECKED
   }
   if (typeof iterator === 'function') flattenSequence(init, iterator as (this: object) => unknown, out)
