@@ -73,8 +73,8 @@ function flattenPairList(init: unknown[], out: FlatHeaders): void {
   }
 }
 
-/** What the platform has converted to ByteStrings by the time user code runs. */
-function convertedBefore(out: FlatHeaders, start: number): void {
+/** What the platform has converted to ByteStrings by the time user code runs (or a later check throws). */
+export function convertedBefore(out: FlatHeaders, start: number): void {
   for (let i = start; i < out.length; i++) if (out[i] !== BAD_PAIR) byteString(out[i])
 }
 

@@ -6,6 +6,7 @@
 import type { HeadersInit } from '../core/fetch-types.js'
 import type { FlatHeaders } from '../core/headers.js'
 import { byteString, checkEntries } from '../core/header-checks.js'
+import { convertedBefore } from '../core/headers-init.js'
 import {
   flattenInit,
   headersCopiedFrom,
@@ -76,9 +77,17 @@ export function readInit(init: ResponseInit): InitRead {
   const status = rawStatus === undefined ? undefined : toStatus(rawStatus)
   const rawText = init.statusText
   const statusText = rawText === undefined ? undefined : byteString(rawText)
-  if (status !== undefined && (status < 200 || status > 599))
-    throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`)
-  if (statusText !== undefined && !REASON_PHRASE.test(statusText)) throw new TypeError('Invalid statusText')
+  const refused =
+    status !== undefined && (status < 200 || status > 599)
+      ? new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`)
+      : statusText !== undefined && !REASON_PHRASE.test(statusText)
+        ? new TypeError('Invalid statusText')
+        : undefined
+  if (refused !== undefined) {
+    // The headers' conversion came first on the platform: a name or value past 0xFF is its error.
+    if (flat !== undefined && found === UNCHECKED) convertedBefore(flat, 0)
+    throw refused
+  }
   read.status = status
   read.statusText = statusText
   read.flat = read.copied = undefined
