@@ -100,7 +100,7 @@ export function plainValue(method: string, value: unknown, known: KnownName): st
  */
 export const BAD_PAIR = Symbol('express-fetch-bridge/bad-pair') as unknown as string
 
-export function pairLength(found: number): TypeError {
+function pairLength(found: number): TypeError {
   return new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${found}.`)
 }
 

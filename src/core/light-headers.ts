@@ -278,7 +278,7 @@ export function flattenInit(init: HeadersInit | undefined, out: FlatHeaders): Fo
  * Headers constructor checks them (a Headers object's are checked already). False for one of these
  * Headers, left to the caller (nothing flattened): a copy of it is made from its own state.
  */
-export function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): boolean {
+function flattenChecked(init: HeadersInit | undefined, out: FlatHeaders): boolean {
   const found = flattenInit(init, out)
   if (found === UNCHECKED) checkEntries(out)
   return found !== LIGHT
