@@ -156,10 +156,10 @@ export function required(method: string, count: number, needed: number): void {
   }
 }
 
-/** ToString of one item of a Headers init, refusing a Symbol as WebIDL does (String() would spell it). */
+/** ByteString conversion of one item of a Headers init, a Symbol refused with the item's label. */
 export function initString(value: unknown, where: string): string {
   if (typeof value === 'symbol') {
     throw new TypeError(`Headers constructor: ${where} is a symbol, which cannot be converted to a ByteString.`)
   }
-  return String(value)
+  return byteString(value)
 }

@@ -23,7 +23,7 @@ export function flattenRecord(init: Record<string, unknown>, out: FlatHeaders): 
         // Converting a value can be seen (toString): the platform has converted every key and value
         // before it to a ByteString by then, and this key too.
         convertedBefore(out, start)
-        out.push(byteString(name), byteString(initString(value, `init["${name}"]`)))
+        out.push(byteString(name), initString(value, `init["${name}"]`))
       }
     }
   }
@@ -38,12 +38,10 @@ const arrayValues = Array.prototype[Symbol.iterator]
  */
 export function flattenSequence(init: object, iterator: (this: object) => unknown, out: FlatHeaders): void {
   if (iterator === arrayValues && Array.isArray(init)) return flattenPairList(init, out)
-  const it = iterator.call(init) as { next?: unknown } | null
-  if (it === null || (typeof it !== 'object' && typeof it !== 'function') || typeof it.next !== 'function') {
-    throw new TypeError('Headers constructor: init is not iterable.')
-  }
+  const it = iteratorFrom(iterator.call(init))
+  if (it === undefined) throw new TypeError('Headers constructor: init is not iterable.')
   for (let i = 0; ; i++) {
-    const { done, value } = (it as Iterator<unknown>).next()
+    const { done, value } = it.next()
     if (done) return
     pushPair(value, i, out)
   }
@@ -64,7 +62,7 @@ function flattenPairList(init: unknown[], out: FlatHeaders): void {
       if (typeof name === 'string' && typeof value === 'string') out.push(name, value)
       else {
         convertedBefore(out, start)
-        out.push(byteString(initString(name, `init[${i}][0]`)), byteString(initString(value, `init[${i}][1]`)))
+        out.push(initString(name, `init[${i}][0]`), initString(value, `init[${i}][1]`))
       }
     } else {
       convertedBefore(out, start)
@@ -78,6 +76,12 @@ export function convertedBefore(out: FlatHeaders, start: number): void {
   for (let i = start; i < out.length; i++) if (out[i] !== BAD_PAIR) byteString(out[i])
 }
 
+/** What an @@iterator call returned, if it is an iterator to step (an object with a next method). */
+function iteratorFrom(it: unknown): Iterator<unknown> | undefined {
+  if (it === null || (typeof it !== 'object' && typeof it !== 'function')) return undefined
+  return typeof (it as { next?: unknown }).next === 'function' ? (it as Iterator<unknown>) : undefined
+}
+
 /** One item of a pair sequence, its items converted to ByteStrings, as a pair or BAD_PAIR and its count. */
 function pushPair(pair: unknown, i: number, out: FlatHeaders): void {
   if (pair === null || (typeof pair !== 'object' && typeof pair !== 'function')) {
@@ -85,21 +89,14 @@ function pushPair(pair: unknown, i: number, out: FlatHeaders): void {
     throw new TypeError(`Headers constructor: init[${i}] (${shown}) is not iterable.`)
   }
   const iterator = (pair as Record<symbol, unknown>)[Symbol.iterator]
-  const it = typeof iterator === 'function' ? (iterator.call(pair) as { next?: unknown } | null) : undefined
-  if (
-    it === undefined ||
-    it === null ||
-    (typeof it !== 'object' && typeof it !== 'function') ||
-    typeof it.next !== 'function'
-  ) {
-    throw new TypeError(`Headers constructor: init[${i}] is not iterable.`)
-  }
+  const it = typeof iterator === 'function' ? iteratorFrom(iterator.call(pair)) : undefined
+  if (it === undefined) throw new TypeError(`Headers constructor: init[${i}] is not iterable.`)
   const start = out.length
   let count = 0
   for (;;) {
-    const { done, value } = (it as Iterator<unknown>).next()
+    const { done, value } = it.next()
     if (done) break
-    const item = byteString(initString(value, `init[${i}][${count}]`))
+    const item = initString(value, `init[${i}][${count}]`)
     if (count++ < 2) out.push(item)
   }
   if (count !== 2) {
